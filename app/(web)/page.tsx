@@ -1,0 +1,61 @@
+import { ButtonLink } from '@/components/ui/button.tsx';
+import { SiteHeader } from '@/components/site-header.tsx';
+import { currentUser } from '@/lib/accounts/users.ts';
+import { pageActor } from '@/lib/auth/session.ts';
+
+export const dynamic = 'force-dynamic';
+
+const features = [
+  ['Spaces', 'Publish versioned static sites and files with a plan, upload and commit cycle that only sends what changed.'],
+  ['Workspaces', 'Work together with roles, invitations, invite links and an audit log.'],
+  ['Rooms', 'Edit a shared document live, chat, see who is there, and build apps from it.'],
+  ['One API', 'The web app and the atrium command-line tool use nothing but the documented /v1 API.'],
+];
+
+export default async function HomePage() {
+  const actor = await pageActor();
+  const me = actor ? await currentUser(actor.user.id) : null;
+  return (
+    <>
+      <SiteHeader actor={actor} />
+      <main className="mx-auto max-w-5xl px-4 py-12">
+        <h1 className="text-4xl font-bold tracking-tight">Publish, and work on it together.</h1>
+        <p className="mt-4 max-w-2xl text-lg text-slate-600">
+          Atrium is a self-hostable service for publishing versioned sites and files into spaces, reading their
+          history, and collaborating on them in workspaces and live rooms.
+        </p>
+        {me ? (
+          <section className="mt-8 rounded-lg border border-slate-200 p-6" aria-label="Your account">
+            <p>
+              Signed in as <strong>@{me.user.handle}</strong>
+              {me.user.name ? ` (${me.user.name})` : ''}.
+            </p>
+            <h2 className="mt-4 font-semibold">Your workspaces</h2>
+            <ul className="mt-2 list-disc pl-6">
+              {me.workspaces.map((w) => (
+                <li key={w.id}>
+                  {w.name} <span className="text-slate-500">/{w.slug} · {w.role}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : (
+          <div className="mt-8 flex flex-wrap gap-3">
+            <ButtonLink href="/signin">Sign in</ButtonLink>
+            <ButtonLink href="/reference" variant="secondary">
+              API reference
+            </ButtonLink>
+          </div>
+        )}
+        <ul className="mt-12 grid gap-6 sm:grid-cols-2">
+          {features.map(([title, text]) => (
+            <li key={title} className="rounded-lg bg-brand-soft p-5">
+              <h2 className="font-semibold">{title}</h2>
+              <p className="mt-1 text-sm text-slate-700">{text}</p>
+            </li>
+          ))}
+        </ul>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,5 @@
+import { openApiDocument } from '@/lib/http/openapi.ts';
+
+export function GET() {
+  return Response.json(openApiDocument());
+}

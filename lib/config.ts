@@ -1,0 +1,66 @@
+// All configuration, read from the environment and validated once. A bad value
+// stops start-up with a message naming the variable. Every variable here is
+// documented in the README's configuration table.
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((value) => value === 'true' || value === '1');
+
+const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).transform((value) => value.replace(/\/+$/, ''));
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('.atrium'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: url.optional(),
+  DEV_AUTH: flag,
+  LOG_REQUESTS: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('true')
+    .transform((value) => value === 'true' || value === '1'),
+});
+
+export type Config = {
+  nodeEnv: 'development' | 'production' | 'test';
+  databaseUrl: string | undefined;
+  dataDir: string;
+  port: number;
+  host: string;
+  publicUrl: string;
+  devAuth: boolean;
+  logRequests: boolean;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    nodeEnv: e.NODE_ENV,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    devAuth: e.DEV_AUTH,
+    logRequests: e.LOG_REQUESTS,
+  };
+}
+
+export const config: Config = loadConfig(process.env);

@@ -1,0 +1,53 @@
+// Who is calling: a Bearer token in Authorization, else the web session cookie.
+import { actorForSecret, SESSION_COOKIE, type Actor } from '../auth/tokens.ts';
+import { config } from '../config.ts';
+import { ApiError } from './errors.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function cookieValue(request: Request, name: string): string | null {
+  const header = request.headers.get('cookie');
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+// A cookie rides along on requests that other sites make a browser send, so a
+// state-changing request authenticated by cookie must come from our own pages.
+function assertSameOrigin(request: Request) {
+  if (SAFE_METHODS.has(request.method)) return;
+  if (request.headers.get('sec-fetch-site') === 'cross-site') {
+    throw new ApiError('forbidden', 'Cross-site requests cannot use the session cookie.');
+  }
+  const origin = request.headers.get('origin');
+  if (!origin) return;
+  const host = request.headers.get('host');
+  const allowed = new URL(config.publicUrl).origin;
+  if (origin !== allowed && new URL(origin).host !== host) {
+    throw new ApiError('forbidden', 'Cross-site requests cannot use the session cookie.');
+  }
+}
+
+/**
+ * The actor, or null when no credentials were sent. A Bearer token that is
+ * unknown or expired is refused (401) so that clients learn to sign in again;
+ * a stale cookie simply counts as signed out.
+ */
+export async function authenticate(request: Request): Promise<Actor | null> {
+  const authorization = request.headers.get('authorization');
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (!match) throw new ApiError('unauthorized', 'The Authorization header must be "Bearer <token>".');
+    const actor = await actorForSecret(match[1]);
+    if (!actor) throw new ApiError('unauthorized', 'The token is invalid, expired or revoked; sign in again.');
+    return actor;
+  }
+  const cookie = cookieValue(request, SESSION_COOKIE);
+  if (!cookie) return null;
+  const actor = await actorForSecret(cookie);
+  if (actor) assertSameOrigin(request);
+  return actor;
+}

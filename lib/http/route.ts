@@ -1,0 +1,127 @@
+// The one wrapper every /v1 route handler goes through: it authenticates,
+// validates params, query and body against the endpoint's zod schemas, turns
+// ApiError into the error envelope, logs one line per request and sets
+// x-request-id. Authorization is not decided here but in the domain code.
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Actor } from '../auth/tokens.ts';
+import { config } from '../config.ts';
+import { log } from '../log.ts';
+import type { Endpoint } from '../schemas/endpoint.ts';
+import { authenticate } from './authenticate.ts';
+import { ApiError, errorResponse } from './errors.ts';
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+type Context<E extends Endpoint> =
+  E extends Endpoint<infer A, infer P, infer Q, infer B>
+    ? {
+        request: Request;
+        requestId: string;
+        actor: A extends 'user' | 'web' ? Actor : A extends 'optional' ? Actor | null : null;
+        params: Infer<P>;
+        query: Infer<Q>;
+        body: Infer<B>;
+      }
+    : never;
+
+type Output<E extends Endpoint> = E['response'] extends z.ZodType ? z.input<E['response']> : void;
+
+type NextContext = { params: Promise<Record<string, string | string[]>> };
+
+const REQUEST_ID = /^[\w.:-]{1,64}$/;
+
+function describeIssue(location: string, issue: z.core.$ZodIssue): string {
+  const where = [location, ...issue.path.map(String)].join('.');
+  return `${where}: ${issue.message}`;
+}
+
+function validate<S extends z.ZodType>(schema: S, value: unknown, location: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ApiError('bad_request', describeIssue(location, result.error.issues[0]));
+  return result.data;
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError('bad_request', 'The request body is not valid JSON.');
+  }
+}
+
+function queryObject(url: URL): Record<string, string> {
+  return Object.fromEntries(url.searchParams.entries());
+}
+
+async function resolveActor(endpoint: Endpoint, request: Request): Promise<Actor | null> {
+  if (endpoint.auth === 'anonymous') return null;
+  const actor = await authenticate(request);
+  if (endpoint.auth === 'optional') return actor;
+  if (!actor) throw new ApiError('unauthorized', 'Sign in first: send "Authorization: Bearer <token>".');
+  if (endpoint.auth === 'web' && actor.token.kind !== 'web') {
+    throw new ApiError('forbidden', 'This route needs a web session; API tokens cannot use it.');
+  }
+  return actor;
+}
+
+function successResponse(endpoint: Endpoint, output: unknown): Response {
+  if (output instanceof Response) return output;
+  if (endpoint.response === null) return new Response(null, { status: 204 });
+  // Outside production every answer is checked against its documented schema,
+  // so the OpenAPI document cannot drift from what the handlers return.
+  if (config.nodeEnv !== 'production') {
+    const checked = endpoint.response.safeParse(output);
+    if (!checked.success) {
+      throw new Error(`Response of ${endpoint.method} ${endpoint.path} breaks its schema: ${describeIssue('response', checked.error.issues[0])}`);
+    }
+  }
+  return Response.json(output, { status: endpoint.status ?? 200 });
+}
+
+export function route<E extends Endpoint>(endpoint: E, handler: (context: Context<E>) => Promise<Output<E> | Response>) {
+  return async (request: Request, next: NextContext): Promise<Response> => {
+    const started = performance.now();
+    const incoming = request.headers.get('x-request-id');
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    let response: Response;
+    let userId: string | undefined;
+    try {
+      const actor = await resolveActor(endpoint, request);
+      userId = actor?.user.id;
+      const url = new URL(request.url);
+      const context = {
+        request,
+        requestId,
+        actor,
+        params: endpoint.params ? validate(endpoint.params, await next.params, 'params') : undefined,
+        query: endpoint.query ? validate(endpoint.query, queryObject(url), 'query') : undefined,
+        body: endpoint.body ? validate(endpoint.body, await readJson(request), 'body') : undefined,
+      } as Context<E>;
+      response = successResponse(endpoint, await handler(context));
+    } catch (error) {
+      if (error instanceof ApiError) {
+        response = errorResponse(error.code, error.message, error.headers);
+      } else {
+        log.error('unhandled error', { requestId, route: endpoint.path, error: error instanceof Error ? error.stack : String(error) });
+        response = errorResponse('internal_error', `Something went wrong on our side (request ${requestId}).`);
+      }
+    }
+    response.headers.set('x-request-id', requestId);
+    if (config.logRequests) {
+      log.info('request', {
+        requestId,
+        method: request.method,
+        route: endpoint.path,
+        status: response.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        userId,
+      });
+    }
+    return response;
+  };
+}
+
+export type { Context as RouteContext };

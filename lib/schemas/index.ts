@@ -1,0 +1,5 @@
+// The route table: every endpoint of the API, in the order of the document.
+import { accountsApi } from './accounts.ts';
+import type { Endpoint } from './endpoint.ts';
+
+export const endpoints: Endpoint[] = [...Object.values(accountsApi)];

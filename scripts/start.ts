@@ -1,0 +1,75 @@
+// `npm start`: the whole service in one command. Starts the embedded
+// PostgreSQL when DATABASE_URL is unset, applies migrations, builds the web app
+// when no build exists yet, and runs it. SIGINT/SIGTERM stop everything
+// cleanly. `--dev` runs Next's development server instead of the build.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../lib/config.ts';
+import { databaseUrl, ensureDatabase, startEmbeddedPostgres } from '../lib/db/embedded-postgres.ts';
+import { migrate } from '../lib/db/migrate.ts';
+
+// A self-hosted service reports nothing to third parties.
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+
+const say = (msg: string) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg })}\n`);
+const dev = process.argv.includes('--dev');
+const root = path.resolve(import.meta.dirname, '..');
+
+let config;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+let stopDatabase = async () => {};
+let url = config.databaseUrl;
+if (!url) {
+  const server = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'postgres'), log: say });
+  stopDatabase = server.stop;
+  await ensureDatabase(server.serverUrl, 'atrium');
+  url = databaseUrl(server.serverUrl, 'atrium');
+  say('embedded PostgreSQL is running');
+}
+
+let child: ReturnType<typeof spawn> | undefined;
+let stopping = false;
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child!.once('exit', resolve));
+  }
+  await stopDatabase();
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+try {
+  const applied = await migrate(url);
+  say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');
+
+  const next = createRequire(import.meta.url).resolve('next/dist/bin/next');
+  if (!dev && !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+    say('no build found: building the web app (once; run `npm run build` after updating)');
+    const build = spawnSync(process.execPath, [next, 'build'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('The build failed.');
+  }
+  const env = { ...process.env, DATABASE_URL: url, NODE_ENV: dev ? 'development' : 'production' } as NodeJS.ProcessEnv;
+  const args = [next, dev ? 'dev' : 'start', '--port', String(config.port), '--hostname', config.host];
+  const server = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env });
+  child = server;
+  say(`Atrium is starting on ${config.publicUrl}`);
+  server.on('exit', (code) => void shutdown(code ?? 1));
+} catch (error) {
+  console.error((error as Error).message);
+  await shutdown(1);
+}

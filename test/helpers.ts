@@ -1,0 +1,38 @@
+// Calls route handlers the way Next does: a real Request and a params promise.
+import { POST as devLoginRoute } from '@/app/v1/auth/dev-login/route.ts';
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+
+export const BASE = 'http://localhost:3000';
+
+export type CallOptions = {
+  body?: unknown;
+  rawBody?: string;
+  token?: string;
+  cookie?: string;
+  headers?: Record<string, string>;
+  params?: Record<string, string | string[]>;
+};
+
+export async function call(handler: Handler, method: string, path: string, options: CallOptions = {}) {
+  const headers = new Headers(options.headers);
+  if (options.token) headers.set('authorization', `Bearer ${options.token}`);
+  if (options.cookie) headers.set('cookie', options.cookie);
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers.set('content-type', 'application/json');
+  }
+  const response = await handler(new Request(BASE + path, { method, headers, body }), {
+    params: Promise.resolve(options.params ?? {}),
+  });
+  const text = await response.text();
+  const json = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined;
+  return { status: response.status, headers: response.headers, json, text };
+}
+
+export async function signIn(handle: string, label: 'cli' | 'web' = 'cli', name?: string) {
+  const { status, json, headers } = await call(devLoginRoute, 'POST', '/v1/auth/dev-login', { body: { handle, label, name } });
+  if (status !== 200) throw new Error(`dev-login failed: ${status} ${JSON.stringify(json)}`);
+  return { token: json.token as string, user: json.user as { id: string; handle: string; name: string | null }, headers };
+}
