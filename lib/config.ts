@@ -4,10 +4,11 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-const flag = z
-  .enum(['true', 'false', '1', '0', ''])
-  .default('false')
-  .transform((value) => value === 'true' || value === '1');
+const flag = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false', '1', '0', ''], { error: 'must be true or false' })
+    .default(fallback)
+    .transform((value) => value === 'true' || value === '1');
 
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).transform((value) => value.replace(/\/+$/, ''));
 
@@ -18,14 +19,15 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATA_DIR: z.string().min(1).default('.atrium'),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PORT: z
+    .string()
+    .default('3000')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535, 'must be a whole number from 1 to 65535')
+    .transform(Number),
   HOST: z.string().min(1).default('0.0.0.0'),
   PUBLIC_URL: url.optional(),
-  DEV_AUTH: flag,
-  LOG_REQUESTS: z
-    .enum(['true', 'false', '1', '0', ''])
-    .default('true')
-    .transform((value) => value === 'true' || value === '1'),
+  DEV_AUTH: flag('false'),
+  LOG_REQUESTS: flag('true'),
 });
 
 export type Config = {

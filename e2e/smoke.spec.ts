@@ -1,0 +1,36 @@
+import { expect, test } from '@playwright/test';
+
+test('the home page says what Atrium is and links to sign-in and the API reference', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Publish, and work on it together.');
+  await expect(page.getByRole('main').getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/signin');
+  await page.getByRole('main').getByRole('link', { name: 'API reference' }).click();
+  await expect(page).toHaveURL(/\/reference$/);
+  await expect(page.getByText('Atrium API').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('/v1/me').first()).toBeVisible();
+});
+
+test('a person signs in with the development form and sees their personal workspace', async ({ page }) => {
+  await page.goto('/signin');
+  await page.getByLabel('Handle').fill('smoke-user');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('region', { name: 'Your account' })).toContainText('Signed in as @smoke-user');
+  await expect(page.getByRole('region', { name: 'Your account' })).toContainText('/smoke-user · owner');
+
+  // The browser's session is a web session to the API as well.
+  const me = await page.request.get('/v1/me');
+  expect(me.status()).toBe(200);
+  expect((await me.json()).user.handle).toBe('smoke-user');
+});
+
+test('the API answers unknown routes and wrong methods with its error envelope', async ({ request }) => {
+  const missing = await request.get('/v1/no-such-route');
+  expect(missing.status()).toBe(404);
+  expect((await missing.json()).error.code).toBe('not_found');
+  const wrong = await request.delete('/v1/me');
+  expect(wrong.status()).toBe(405);
+  expect(wrong.headers()['allow']).toBe('GET');
+  const document = await (await request.get('/openapi.json')).json();
+  expect(document.openapi).toBe('3.1.0');
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '@/lib/config.ts';
+
+describe('configuration', () => {
+  it('has working defaults for a fresh machine', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, devAuth: false, databaseUrl: undefined, publicUrl: 'http://localhost:3000' });
+    expect(config.dataDir.endsWith('.atrium')).toBe(true);
+  });
+
+  it('stops with a message naming each bad variable', () => {
+    let message = '';
+    try {
+      loadConfig({ PORT: 'eighty', DEV_AUTH: 'yes', DATABASE_URL: 'mysql://x' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('PORT="eighty": must be a whole number from 1 to 65535');
+    expect(message).toContain('DEV_AUTH="yes": must be true or false');
+    expect(message).toContain('DATABASE_URL="mysql://x": must be a postgres:// or postgresql:// URL');
+  });
+
+  it('reads flags and trims a trailing slash from PUBLIC_URL', () => {
+    const config = loadConfig({ DEV_AUTH: 'true', PUBLIC_URL: 'https://atrium.example.com/' });
+    expect(config.devAuth).toBe(true);
+    expect(config.publicUrl).toBe('https://atrium.example.com');
+  });
+});
