@@ -1,5 +1,5 @@
 import { ButtonLink } from '@/components/ui/button.tsx';
-import { SiteHeader } from '@/components/site-header.tsx';
+import { Page } from '@/components/page.tsx';
 import { currentUser } from '@/lib/accounts/users.ts';
 import { pageActor } from '@/lib/auth/session.ts';
 
@@ -16,9 +16,7 @@ export default async function HomePage() {
   const actor = await pageActor();
   const me = actor ? await currentUser(actor.user.id) : null;
   return (
-    <>
-      <SiteHeader actor={actor} />
-      <main className="mx-auto max-w-5xl px-4 py-12">
+    <Page actor={actor}>
         <h1 className="text-4xl font-bold tracking-tight">Publish, and work on it together.</h1>
         <p className="mt-4 max-w-2xl text-lg text-slate-600">
           Atrium is a self-hostable service for publishing versioned sites and files into spaces, reading their
@@ -55,7 +53,6 @@ export default async function HomePage() {
             </li>
           ))}
         </ul>
-      </main>
-    </>
+    </Page>
   );
 }

@@ -2,9 +2,12 @@
 
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
+import { ErrorNote } from '@/components/ui/card.tsx';
+import { Field } from '@/components/ui/field.tsx';
+import { api } from '@/lib/web/api-client.ts';
 
 // Development sign-in: a handle is enough. Only shown when DEV_AUTH=true.
-export function DevSignInForm() {
+export function DevSignInForm({ next }: { next: string }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -13,18 +16,13 @@ export function DevSignInForm() {
     setBusy(true);
     setError(null);
     const handle = String(new FormData(event.currentTarget).get('handle'));
-    const response = await fetch('/v1/auth/dev-login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ handle, label: 'web' }),
-    });
-    if (response.ok) {
-      window.location.assign('/');
-      return;
+    try {
+      await api('POST', '/v1/auth/dev-login', { handle, label: 'web' });
+      window.location.assign(next);
+    } catch (failure) {
+      setError((failure as Error).message);
+      setBusy(false);
     }
-    const body = await response.json().catch(() => null);
-    setError(body?.error?.message ?? `Sign-in failed (${response.status}).`);
-    setBusy(false);
   }
 
   return (
@@ -32,21 +30,8 @@ export function DevSignInForm() {
       <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">
         Development sign-in is on: anyone can sign in as any handle.
       </p>
-      <label className="block text-sm font-medium">
-        Handle
-        <input
-          name="handle"
-          required
-          pattern="[a-z0-9](?:[a-z0-9\-]{0,37}[a-z0-9])?"
-          autoComplete="username"
-          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2"
-        />
-      </label>
-      {error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <Field label="Handle" name="handle" required pattern="[a-z0-9](?:[a-z0-9\-]{0,37}[a-z0-9])?" autoComplete="username" />
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
       <Button type="submit" disabled={busy}>
         {busy ? 'Signing in…' : 'Sign in'}
       </Button>
