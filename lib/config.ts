@@ -41,7 +41,9 @@ export type Config = {
   logRequests: boolean;
 };
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  name = 'ConfigError';
+}
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = schema.safeParse(env);

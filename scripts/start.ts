@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../lib/config.ts';
+import type { Config } from '../lib/config.ts';
 import { databaseUrl, ensureDatabase, startEmbeddedPostgres } from '../lib/db/embedded-postgres.ts';
 import { migrate } from '../lib/db/migrate.ts';
 
@@ -17,15 +17,15 @@ const say = (msg: string) => process.stdout.write(`${JSON.stringify({ time: new 
 const dev = process.argv.includes('--dev');
 const root = path.resolve(import.meta.dirname, '..');
 
-let config;
+// lib/config.ts validates the environment as it loads: a bad value is
+// reported as one plain message, not a stack trace.
+let config: Config;
 try {
-  config = loadConfig(process.env);
+  ({ config } = await import('../lib/config.ts'));
 } catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
+  if ((error as Error).name !== 'ConfigError') throw error;
+  console.error((error as Error).message);
+  process.exit(1);
 }
 
 let stopDatabase = async () => {};

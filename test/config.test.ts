@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '@/lib/config.ts';
 
@@ -24,5 +25,11 @@ describe('configuration', () => {
     const config = loadConfig({ DEV_AUTH: 'true', PUBLIC_URL: 'https://atrium.example.com/' });
     expect(config.devAuth).toBe(true);
     expect(config.publicUrl).toBe('https://atrium.example.com');
+  });
+
+  it('stops npm start before anything else with that message and exit code 1', () => {
+    const result = spawnSync(process.execPath, ['scripts/start.ts'], { env: { ...process.env, PORT: 'abc' }, encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe('Invalid configuration:\n  PORT="abc": must be a whole number from 1 to 65535');
   });
 });
