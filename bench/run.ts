@@ -8,6 +8,7 @@
 // means adding a line to `benchmarks` below and a section to docs/benchmarks.md.
 import { constants } from 'node:os';
 import { parseArgs } from 'node:util';
+import { handleStopSignals } from '../lib/db/embedded-postgres.ts';
 
 export type BenchContext = {
   quick: boolean;
@@ -60,9 +61,8 @@ function stopAll(): Promise<void> {
   return stopping;
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 let interrupted = false;
-function onSignal(signal: (typeof SIGNALS)[number]) {
+function onSignal(signal: NodeJS.Signals) {
   // One Ctrl-C can arrive twice, from the terminal and forwarded by npm: a
   // repeat must not cut the clean-up short.
   if (interrupted) return;
@@ -70,7 +70,7 @@ function onSignal(signal: (typeof SIGNALS)[number]) {
   console.error(`\n${signal}: stopping the servers...`);
   void stopAll().finally(() => process.exit(128 + constants.signals[signal]));
 }
-for (const signal of SIGNALS) process.on(signal, onSignal);
+handleStopSignals(onSignal);
 
 let failed = false;
 for (const name of selected) {
@@ -79,13 +79,6 @@ for (const name of selected) {
   stopping = undefined;
   try {
     const benchmark = await benchmarks[name]();
-    // Only onSignal may handle signals. embedded-postgres (through
-    // async-exit-hook) exits the process on SIGINT/SIGTERM as soon as its own
-    // Postgres has stopped, which would cut the clean-up short: servers not
-    // waited for, a database not dropped.
-    for (const signal of SIGNALS) {
-      for (const listener of process.listeners(signal)) if (listener !== onSignal) process.off(signal, listener);
-    }
     await benchmark.run({ quick: values.quick, onStop: (step) => steps.push(step) });
   } catch (error) {
     // After Ctrl-C the servers go away mid-run; that failure is not news.

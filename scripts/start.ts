@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Config } from '../lib/config.ts';
-import { databaseUrl, ensureDatabase, startEmbeddedPostgres } from '../lib/db/embedded-postgres.ts';
+import { databaseUrl, ensureDatabase, handleStopSignals, startEmbeddedPostgres } from '../lib/db/embedded-postgres.ts';
 import { migrate } from '../lib/db/migrate.ts';
 
 // A self-hosted service reports nothing to third parties.
@@ -50,8 +50,7 @@ async function shutdown(code: number) {
   await stopDatabase();
   process.exit(code);
 }
-process.on('SIGINT', () => void shutdown(0));
-process.on('SIGTERM', () => void shutdown(0));
+handleStopSignals(() => void shutdown(0));
 
 try {
   const applied = await migrate(url);
