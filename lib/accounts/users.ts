@@ -1,6 +1,7 @@
+import type { Actor } from '../auth/tokens.ts';
 import { db } from '../db/client.ts';
 import { newId } from '../ids.ts';
-import type { CurrentUser, User } from '../schemas/accounts.ts';
+import type { CurrentUser, Preferences, User } from '../schemas/accounts.ts';
 import { assertHandleAllowed } from './handles.ts';
 
 /** Creates a user with their personal workspace, whose slug is the handle. */
@@ -48,4 +49,8 @@ export async function currentUser(userId: string): Promise<CurrentUser> {
     preferences: { developerMode: user.developerMode },
     blocked: user.blocks.map((b) => b.blockedId),
   };
+}
+
+export async function updatePreferences(actor: Actor, changes: Partial<Preferences>): Promise<Preferences> {
+  return db.user.update({ where: { id: actor.user.id }, data: changes, select: { developerMode: true } });
 }

@@ -1,0 +1,16 @@
+// Blocking: the blocked user's room chat stops reaching the blocker (from the
+// blocker's next connect; the realtime server reads the list then).
+import type { Actor } from '../auth/tokens.ts';
+import { db } from '../db/client.ts';
+import { ApiError } from '../http/errors.ts';
+
+export async function blockUser(actor: Actor, userId: string): Promise<void> {
+  if (userId === actor.user.id) throw new ApiError('bad_request', 'You cannot block yourself.');
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
+  if (!user) throw new ApiError('not_found', 'There is no user with that id.');
+  await db.userBlock.createMany({ data: [{ blockerId: actor.user.id, blockedId: userId }], skipDuplicates: true });
+}
+
+export async function unblockUser(actor: Actor, userId: string): Promise<void> {
+  await db.userBlock.deleteMany({ where: { blockerId: actor.user.id, blockedId: userId } });
+}
