@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:net';
 
 export type Mail = { from: string; to: string[]; data: string };
 
-export async function startSmtpServer(): Promise<{ url: string; mails: Mail[]; close: () => Promise<void> }> {
+/** Listens on `port` (0: any free port). */
+export async function startSmtpServer(port = 0): Promise<{ url: string; mails: Mail[]; close: () => Promise<void> }> {
   const mails: Mail[] = [];
   const server: Server = createServer((socket) => {
     let buffer = '';
@@ -40,10 +41,10 @@ export async function startSmtpServer(): Promise<{ url: string; mails: Mail[]; c
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = server.address() as { port: number };
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${bound}`,
     mails,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

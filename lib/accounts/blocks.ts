@@ -3,6 +3,7 @@
 import type { Actor } from '../auth/tokens.ts';
 import { db } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
+import type { User } from '../schemas/accounts.ts';
 
 export async function blockUser(actor: Actor, userId: string): Promise<void> {
   if (userId === actor.user.id) throw new ApiError('bad_request', 'You cannot block yourself.');
@@ -13,4 +14,14 @@ export async function blockUser(actor: Actor, userId: string): Promise<void> {
 
 export async function unblockUser(actor: Actor, userId: string): Promise<void> {
   await db.userBlock.deleteMany({ where: { blockerId: actor.user.id, blockedId: userId } });
+}
+
+/** The people the caller blocked, earliest first (for the settings page). */
+export async function listBlockedUsers(actor: Actor): Promise<User[]> {
+  const blocks = await db.userBlock.findMany({
+    where: { blockerId: actor.user.id },
+    orderBy: { createdAt: 'asc' },
+    select: { blocked: { select: { id: true, handle: true, name: true } } },
+  });
+  return blocks.map((b) => b.blocked);
 }

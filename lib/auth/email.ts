@@ -6,13 +6,25 @@ import { log } from '../log.ts';
 
 let transport: Transporter | undefined;
 
+/** smtp(s)://user:pass@host:port as nodemailer options (its own URL parsing is deprecated in Node). */
+function smtpOptions(smtpUrl: string) {
+  const url = new URL(smtpUrl);
+  const secure = url.protocol === 'smtps:';
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+  };
+}
+
 export async function sendSignInLink(email: string, url: string, expires: Date): Promise<void> {
   const minutes = Math.round((expires.getTime() - Date.now()) / 60_000);
   if (!config.smtpUrl) {
     log.info('sign-in link (SMTP_URL is not set, so it is logged instead of e-mailed)', { email, url });
     return;
   }
-  transport ??= createTransport(config.smtpUrl);
+  transport ??= createTransport(smtpOptions(config.smtpUrl));
   const host = new URL(config.publicUrl).host;
   await transport.sendMail({
     from: config.smtpFrom,
