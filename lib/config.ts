@@ -66,7 +66,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
-      return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+      // Secrets are not repeated into logs.
+      const shown = /SECRET|SMTP_URL/.test(name) ? '(hidden)' : JSON.stringify(env[name] ?? '');
+      return `  ${name}=${shown}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
