@@ -188,3 +188,80 @@ describe('sign-out', () => {
     expect((await call(meRoute, 'GET', '/v1/me', { token })).status).toBe(401);
   });
 });
+
+describe('sign-in with GitHub (against a fake GitHub in the test process)', () => {
+  type FakeAccount = { id: number; login: string; name: string | null; email: string | null };
+  let account: FakeAccount;
+
+  // Answers the requests next-auth makes to GitHub after the browser comes back.
+  function fakeGitHub() {
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.href === 'https://github.com/login/oauth/access_token') {
+        return Response.json({ access_token: 'gho_fake', token_type: 'bearer', scope: 'read:user,user:email' });
+      }
+      if (url.href === 'https://api.github.com/user') return Response.json(account);
+      if (url.href === 'https://api.github.com/user/emails') return Response.json([{ email: 'private@example.com', primary: true }]);
+      return realFetch(input, init);
+    });
+  }
+
+  async function signInWithGitHub(browser: Browser) {
+    const csrfToken = await browser.csrf();
+    const started = await browser.request('POST', '/api/auth/signin/github', { csrfToken, callbackUrl: '/settings' });
+    const authorize = new URL(started.headers.get('location')!);
+    expect(authorize.origin + authorize.pathname).toBe('https://github.com/login/oauth/authorize');
+    expect(authorize.searchParams.get('redirect_uri')).toBe('http://localhost:3000/api/auth/callback/github');
+    // GitHub sends the browser back with a code (and the state, when next-auth sent one).
+    const back = new URLSearchParams({ code: 'fake-code' });
+    if (authorize.searchParams.get('state')) back.set('state', authorize.searchParams.get('state')!);
+    return browser.request('GET', `/api/auth/callback/github?${back}`);
+  }
+
+  beforeAll(() => {
+    config.github = { clientId: 'fake-id', clientSecret: 'fake-secret' };
+  });
+  afterAll(() => {
+    config.github = null;
+  });
+
+  it('creates an account named after the GitHub login, and signs the same person in again later', async () => {
+    fakeGitHub();
+    account = { id: 4242, login: 'Octo-Cat', name: 'The Octocat', email: 'octo@example.com' };
+    const first = new Browser();
+    const done = await signInWithGitHub(first);
+    expect(done.headers.get('location')).toBe('http://localhost:3000/settings');
+    const me = await call(meRoute, 'GET', '/v1/me', { token: first.session });
+    expect(me.json.user).toMatchObject({ handle: 'octo-cat', name: 'The Octocat' });
+    expect(await db.oAuthAccount.findMany()).toEqual([expect.objectContaining({ provider: 'github', providerAccountId: '4242', userId: me.json.user.id })]);
+
+    const again = new Browser();
+    await signInWithGitHub(again);
+    expect((await call(meRoute, 'GET', '/v1/me', { token: again.session })).json.user.id).toBe(me.json.user.id);
+  });
+
+  it('refuses to attach a GitHub account to an existing account by its e-mail address', async () => {
+    fakeGitHub();
+    const { user } = await signIn('owner-of-address');
+    await db.user.update({ where: { id: user.id }, data: { email: 'taken@example.com' } });
+    account = { id: 777, login: 'someone', name: null, email: 'taken@example.com' };
+    const browser = new Browser();
+    const response = await signInWithGitHub(browser);
+    expect(response.headers.get('location')).toContain('/signin?error=OAuthAccountNotLinked');
+    expect(browser.session).toBeUndefined();
+    expect(await db.oAuthAccount.count({ where: { providerAccountId: '777' } })).toBe(0);
+  });
+
+  it('is not offered when GitHub is not configured', async () => {
+    config.github = null;
+    try {
+      const browser = new Browser();
+      const csrfToken = await browser.csrf();
+      const response = await browser.request('POST', '/api/auth/signin/github', { csrfToken, callbackUrl: '/' });
+      expect(response.headers.get('location')).not.toContain('github.com');
+    } finally {
+      config.github = { clientId: 'fake-id', clientSecret: 'fake-secret' };
+    }
+  });
+});
