@@ -110,10 +110,9 @@ function googleProvider(client: NonNullable<typeof config.google>) {
   });
 }
 
-/** The sign-in methods this server offers, for the sign-in page. */
+/** The sign-in methods this server offers besides e-mail links, for the sign-in page. */
 export function signInMethods() {
   return {
-    email: true,
     github: config.github !== null,
     google: config.google !== null,
     dev: config.devAuth,
