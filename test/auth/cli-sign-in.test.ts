@@ -83,6 +83,22 @@ describe('POST /v1/auth/cli/start', () => {
     await db.cliSignIn.deleteMany({ where: { id: { startsWith: 'cli_bulk' } } });
   });
 
+  it('counts requests from unknown addresses together', async () => {
+    for (let i = 0; i < 10; i++) expect((await start({}, {})).status).toBe(200);
+    expect((await start({}, {})).status).toBe(429);
+    expect((await start()).status).toBe(200);
+  });
+
+  it('removes requests a day after they expired; their device code is then unknown (404)', async () => {
+    const { json: old } = await start();
+    await db.cliSignIn.update({ where: { userCode: old.userCode }, data: { expiresAt: new Date(Date.now() - 23 * 3600_000) } });
+    await start();
+    expect((await poll(old.deviceCode)).status).toBe(410);
+    await db.cliSignIn.update({ where: { userCode: old.userCode }, data: { expiresAt: new Date(Date.now() - 25 * 3600_000) } });
+    await start();
+    expect((await poll(old.deviceCode)).status).toBe(404);
+  });
+
   it('records the user agent, and where from only behind a trusted proxy', async () => {
     const headers = { [PEER_HEADER]: freshAddress(), 'user-agent': 'atrium-cli/1.0 (linux)', 'x-vercel-ip-city': 'S%C3%A3o%20Paulo', 'x-vercel-ip-country': 'BR' };
     const untrusted = await start({}, headers);

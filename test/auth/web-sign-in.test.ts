@@ -166,6 +166,17 @@ describe('sign-in by e-mail link', () => {
   });
 });
 
+describe('the sign-in secret', () => {
+  it('is generated once and kept in the database when AUTH_SECRET is unset, so instances share it', async () => {
+    expect(config.authSecret).toBeUndefined();
+    await new Browser().csrf();
+    const stored = await db.serverSecret.findMany();
+    expect(stored).toEqual([expect.objectContaining({ name: 'auth', value: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) })]);
+    await new Browser().csrf();
+    expect(await db.serverSecret.findMany()).toEqual(stored);
+  });
+});
+
 describe('sign-out', () => {
   it('ends the web session on the server and clears the cookie', async () => {
     const browser = new Browser();

@@ -2,7 +2,6 @@ import type { Metadata } from 'next';
 import { SettingsFrame } from '@/components/settings-frame.tsx';
 import { ActionButton } from '@/components/ui/action-button.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
-import { Cell, Table } from '@/components/ui/table.tsx';
 import { currentUser } from '@/lib/accounts/users.ts';
 import { requirePageActor } from '@/lib/auth/session.ts';
 import { listTokens } from '@/lib/auth/tokens.ts';
@@ -24,25 +23,30 @@ export default async function TokensPage() {
         {tokens.length === 0 ? (
           <EmptyState>No tokens.</EmptyState>
         ) : (
-          <Table label="Tokens" headers={['Label', 'Created', 'Last used', 'Expires', '']}>
+          <ul aria-label="Tokens" className="divide-y divide-slate-100">
             {tokens.map((token) => (
-              <tr key={token.id}>
-                <Cell>
-                  <span className="font-medium">{token.label}</span>
-                  {token.current ? <span className="ml-2 rounded bg-brand-soft px-1.5 py-0.5 text-xs text-brand">this session</span> : null}
-                  {me.preferences.developerMode ? <span className="block font-mono text-xs text-slate-500">{token.id}</span> : null}
-                </Cell>
-                <Cell>{formatTime(token.createdAt)}</Cell>
-                <Cell>{formatTime(token.lastUsedAt)}</Cell>
-                <Cell>{formatTime(token.expiresAt)}</Cell>
-                <Cell>
-                  <ActionButton method="DELETE" path={`/v1/tokens/${token.id}`} goTo={token.current ? '/signin' : undefined}>
-                    {token.current ? 'Sign out' : 'Revoke'}
-                  </ActionButton>
-                </Cell>
-              </tr>
+              <li key={token.id} aria-label={token.label} className="flex flex-wrap items-start justify-between gap-3 py-3">
+                <div className="min-w-0">
+                  <p>
+                    <span className="font-medium">{token.label}</span>
+                    {token.current ? <span className="ml-2 rounded bg-brand-soft px-1.5 py-0.5 text-xs text-brand">this session</span> : null}
+                  </p>
+                  {me.preferences.developerMode ? <p className="font-mono text-xs text-slate-500">{token.id}</p> : null}
+                  <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-sm text-slate-600">
+                    <dt>Created</dt>
+                    <dd>{formatTime(token.createdAt)}</dd>
+                    <dt>Last used</dt>
+                    <dd>{formatTime(token.lastUsedAt)}</dd>
+                    <dt>Expires</dt>
+                    <dd>{formatTime(token.expiresAt)}</dd>
+                  </dl>
+                </div>
+                <ActionButton method="DELETE" path={`/v1/tokens/${token.id}`} goTo={token.current ? '/signin' : undefined}>
+                  {token.current ? 'Sign out' : 'Revoke'}
+                </ActionButton>
+              </li>
             ))}
-          </Table>
+          </ul>
         )}
       </Card>
     </SettingsFrame>
