@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
+/** The e2e tests' SMTP server listens here while a test expects e-mail. */
+export const e2eSmtpPort = port + 1;
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
 export default defineConfig({
@@ -35,6 +37,7 @@ export default defineConfig({
       PORT: String(port),
       PUBLIC_URL: `http://localhost:${port}`,
       DEV_AUTH: 'true',
+      SMTP_URL: `smtp://127.0.0.1:${e2eSmtpPort}`,
       DATA_DIR: process.env.E2E_DATA_DIR ?? '.atrium/e2e',
       NEXT_TELEMETRY_DISABLED: '1',
     },

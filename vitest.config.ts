@@ -8,6 +8,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
     pool: 'forks',
+    // next-auth imports "next/server" without an extension, which Node's own
+    // resolver rejects (next has no exports map); Vite's resolver accepts it.
+    server: { deps: { inline: ['next-auth'] } },
     testTimeout: 20_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: 'test', DEV_AUTH: 'true', LOG_REQUESTS: 'false', PUBLIC_URL: 'http://localhost:3000' },

@@ -7,7 +7,7 @@ test('the home page says what Atrium is and links to sign-in and the API referen
   await page.getByRole('main').getByRole('link', { name: 'API reference' }).click();
   await expect(page).toHaveURL(/\/reference$/);
   await expect(page.getByText('Atrium API').first()).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByText('/v1/me').first()).toBeVisible();
+  await expect(page.getByText('/v1/auth/cli/start').first()).toBeVisible();
 });
 
 test('a person signs in with the development form and sees their personal workspace', async ({ page }) => {
@@ -28,9 +28,9 @@ test('the API answers unknown routes and wrong methods with its error envelope',
   const missing = await request.get('/v1/no-such-route');
   expect(missing.status()).toBe(404);
   expect((await missing.json()).error.code).toBe('not_found');
-  const wrong = await request.delete('/v1/me');
+  const wrong = await request.put('/v1/me');
   expect(wrong.status()).toBe(405);
-  expect(wrong.headers()['allow']).toBe('GET');
+  expect(wrong.headers()['allow']).toBe('GET, DELETE');
   const document = await (await request.get('/openapi.json')).json();
   expect(document.openapi).toBe('3.1.0');
 });

@@ -28,7 +28,19 @@ const schema = z.object({
   PUBLIC_URL: url.optional(),
   DEV_AUTH: flag('false'),
   LOG_REQUESTS: flag('true'),
+  TRUST_PROXY: flag('false'),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 33`)').optional(),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587' })
+    .optional(),
+  SMTP_FROM: z.string().min(3).optional(),
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
 });
+
+type OAuthClient = { clientId: string; clientSecret: string };
 
 export type Config = {
   nodeEnv: 'development' | 'production' | 'test';
@@ -39,6 +51,12 @@ export type Config = {
   publicUrl: string;
   devAuth: boolean;
   logRequests: boolean;
+  trustProxy: boolean;
+  authSecret: string | undefined;
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  github: OAuthClient | null;
+  google: OAuthClient | null;
 };
 
 export class ConfigError extends Error {
@@ -50,20 +68,38 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
-      return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+      // Secrets are not repeated into logs.
+      const shown = /SECRET|SMTP_URL/.test(name) ? '(hidden)' : JSON.stringify(env[name] ?? '');
+      return `  ${name}=${shown}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const issues: string[] = [];
+  const oauth = (name: string, clientId: string | undefined, clientSecret: string | undefined): OAuthClient | null => {
+    if (clientId && clientSecret) return { clientId, clientSecret };
+    if (clientId || clientSecret) issues.push(`  ${name}_CLIENT_ID and ${name}_CLIENT_SECRET: set both or neither`);
+    return null;
+  };
+  const github = oauth('GITHUB', e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET);
+  const google = oauth('GOOGLE', e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET);
+  if (issues.length) throw new ConfigError(`Invalid configuration:\n${issues.join('\n')}`);
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
     port: e.PORT,
     host: e.HOST,
-    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrl,
     devAuth: e.DEV_AUTH,
     logRequests: e.LOG_REQUESTS,
+    trustProxy: e.TRUST_PROXY,
+    authSecret: e.AUTH_SECRET,
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM ?? `Atrium <atrium@${new URL(publicUrl).hostname}>`,
+    github,
+    google,
   };
 }
 

@@ -9,6 +9,7 @@ export const ID_PREFIX = {
   user: 'usr',
   token: 'tok',
   workspace: 'ws',
+  cliSignIn: 'cli',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Config } from '../lib/config.ts';
-import { databaseUrl, ensureDatabase, startEmbeddedPostgres } from '../lib/db/embedded-postgres.ts';
+import { databaseUrl, ensureDatabase, handleStopSignals, startEmbeddedPostgres } from '../lib/db/embedded-postgres.ts';
 import { migrate } from '../lib/db/migrate.ts';
 
 // A self-hosted service reports nothing to third parties.
@@ -50,8 +50,7 @@ async function shutdown(code: number) {
   await stopDatabase();
   process.exit(code);
 }
-process.on('SIGINT', () => void shutdown(0));
-process.on('SIGTERM', () => void shutdown(0));
+handleStopSignals(() => void shutdown(0));
 
 try {
   const applied = await migrate(url);
@@ -63,8 +62,14 @@ try {
     const build = spawnSync(process.execPath, [next, 'build'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('The build failed.');
   }
-  const env = { ...process.env, DATABASE_URL: url, NODE_ENV: dev ? 'development' : 'production' } as NodeJS.ProcessEnv;
-  const args = [next, dev ? 'dev' : 'start', '--port', String(config.port), '--hostname', config.host];
+  const env = {
+    ...process.env,
+    DATABASE_URL: url,
+    NODE_ENV: dev ? 'development' : 'production',
+    PORT: String(config.port),
+    HOST: config.host,
+  } as NodeJS.ProcessEnv;
+  const args = [path.join(root, 'scripts/serve.ts'), ...(dev ? ['--dev'] : [])];
   const server = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env });
   child = server;
   say(`Atrium is starting on ${config.publicUrl}`);

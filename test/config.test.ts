@@ -32,4 +32,13 @@ describe('configuration', () => {
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe('Invalid configuration:\n  PORT="abc": must be a whole number from 1 to 65535');
   });
+
+  it('takes OAuth clients only with both id and secret, and checks the sign-in settings', () => {
+    const config = loadConfig({ GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'secret', TRUST_PROXY: 'true', SMTP_URL: 'smtp://mail.example.com:587' });
+    expect(config).toMatchObject({ github: { clientId: 'id', clientSecret: 'secret' }, google: null, trustProxy: true, smtpFrom: 'Atrium <atrium@localhost>' });
+    expect(() => loadConfig({ GOOGLE_CLIENT_ID: 'id' })).toThrow('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither');
+    expect(() => loadConfig({ SMTP_URL: 'mail.example.com' })).toThrow('SMTP_URL=(hidden): must be an smtp:// or smtps:// URL');
+    expect(() => loadConfig({ AUTH_SECRET: 'short' })).toThrow('AUTH_SECRET=(hidden): must be at least 32 characters');
+    expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow('TRUST_PROXY="maybe": must be true or false');
+  });
 });

@@ -5,6 +5,7 @@ const base =
 const variants = {
   primary: 'bg-brand text-white hover:bg-indigo-800',
   secondary: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50',
+  danger: 'bg-red-700 text-white hover:bg-red-800',
 };
 
 type Variant = keyof typeof variants;

@@ -1,7 +1,9 @@
-import { db } from '../db/client.ts';
+import type { Actor } from '../auth/tokens.ts';
+import { db, Prisma } from '../db/client.ts';
 import { newId } from '../ids.ts';
-import type { CurrentUser, User } from '../schemas/accounts.ts';
-import { assertHandleAllowed } from './handles.ts';
+import type { CurrentUser, Preferences, User } from '../schemas/accounts.ts';
+import { HANDLE_PATTERN } from '../schemas/common.ts';
+import { assertHandleAllowed, handleProblem } from './handles.ts';
 
 /** Creates a user with their personal workspace, whose slug is the handle. */
 export async function createUser(input: { handle: string; name?: string | null; email?: string | null }): Promise<User> {
@@ -19,6 +21,38 @@ export async function createUser(input: { handle: string; name?: string | null; 
     }),
   ]);
   return user;
+}
+
+/** "José García" -> "jose-garcia"; null when nothing usable is left. */
+export function handleFrom(text: string | null | undefined): string | null {
+  const handle = (text ?? '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 39)
+    .replace(/^-+|-+$/g, '');
+  return HANDLE_PATTERN.test(handle) ? handle : null;
+}
+
+/**
+ * Creates a user who signed in for the first time (by e-mail or OAuth), with
+ * the first free handle made from the hints (an OAuth login, the e-mail's
+ * local part): "ada", else "ada-2", "ada-3", … They can change it later.
+ */
+export async function createUserWithFreeHandle(input: { hints: (string | null | undefined)[]; name?: string | null; email?: string | null }): Promise<User> {
+  const base = input.hints.map(handleFrom).find((h) => h !== null) ?? 'user';
+  for (let n = 1; ; n++) {
+    const handle = n === 1 ? base : `${base.slice(0, 38 - String(n).length).replace(/-+$/, '')}-${n}`;
+    if (await handleProblem('', handle)) continue;
+    try {
+      return await createUser({ handle, name: input.name, email: input.email });
+    } catch (error) {
+      // Taken meanwhile: try the next one.
+      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')) throw error;
+      if (input.email && (await db.user.findUnique({ where: { email: input.email }, select: { id: true } }))) throw error;
+    }
+  }
 }
 
 export async function findUserByHandle(handle: string): Promise<User | null> {
@@ -48,4 +82,8 @@ export async function currentUser(userId: string): Promise<CurrentUser> {
     preferences: { developerMode: user.developerMode },
     blocked: user.blocks.map((b) => b.blockedId),
   };
+}
+
+export async function updatePreferences(actor: Actor, changes: Partial<Preferences>): Promise<Preferences> {
+  return db.user.update({ where: { id: actor.user.id }, data: changes, select: { developerMode: true } });
 }

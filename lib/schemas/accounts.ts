@@ -51,7 +51,58 @@ export const accountsApi = {
     response: currentUser,
     errors: [401],
   }),
+  deleteMe: endpoint({
+    method: 'DELETE',
+    path: '/v1/me',
+    tag: 'Account',
+    summary:
+      'Delete the account: workspaces with no other member go with everything in them, shared workspaces the caller alone owns pass to their earliest other member',
+    auth: 'user',
+    response: null,
+    errors: [401],
+  }),
+  block: endpoint({
+    method: 'POST',
+    path: '/v1/me/blocks',
+    tag: 'Account',
+    summary: 'Block a user (idempotent)',
+    auth: 'user',
+    body: z.object({ userId: z.string().min(1).max(100) }),
+    response: null,
+    errors: [400, 401, 404],
+  }),
+  unblock: endpoint({
+    method: 'DELETE',
+    path: '/v1/me/blocks/{userId}',
+    tag: 'Account',
+    summary: 'Unblock a user (idempotent)',
+    auth: 'user',
+    params: z.object({ userId: z.string().min(1).max(100) }),
+    response: null,
+    errors: [401],
+  }),
+  preferences: endpoint({
+    method: 'PATCH',
+    path: '/v1/me/preferences',
+    tag: 'Account',
+    summary: 'Change preferences',
+    auth: 'user',
+    body: z.object({ developerMode: z.boolean().optional() }),
+    response: preferences,
+    errors: [400, 401],
+  }),
+  handle: endpoint({
+    method: 'PATCH',
+    path: '/v1/me/handle',
+    tag: 'Account',
+    summary: "Change the handle; the personal workspace's slug (and its name, if unchanged) follow",
+    auth: 'user',
+    body: z.object({ handle }),
+    response: user,
+    errors: [400, 401, 409],
+  }),
 };
 
 export type User = z.infer<typeof user>;
 export type CurrentUser = z.infer<typeof currentUser>;
+export type Preferences = z.infer<typeof preferences>;

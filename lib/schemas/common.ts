@@ -2,9 +2,9 @@ import { z } from 'zod';
 
 export const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])?$/;
 
-export const handle = z
-  .string()
-  .regex(HANDLE_PATTERN, 'must be 1 to 39 lowercase letters, digits or hyphens, starting and ending with a letter or digit');
+export const HANDLE_RULE = 'must be 1 to 39 lowercase letters, digits or hyphens, starting and ending with a letter or digit';
+
+export const handle = z.string().regex(HANDLE_PATTERN, HANDLE_RULE);
 
 export const slug = handle;
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GET as meRoute } from '@/app/v1/me/route.ts';
 import { db } from '@/lib/db/client.ts';
 import { call, signIn } from '../helpers.ts';
+import { countQueries } from '../query-count.ts';
 
 describe('GET /v1/me', () => {
   it('returns the full current-user record with its defaults', async () => {
@@ -75,5 +76,15 @@ describe('GET /v1/me', () => {
     const stored = await db.token.findFirstOrThrow({ where: { userId: user.id } });
     expect(stored.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(token);
+  });
+
+  it('costs two queries however many workspaces and blocks the user has', async () => {
+    const { token, user } = await signIn('henry');
+    for (let i = 0; i < 5; i++) {
+      const workspace = await db.workspace.create({ data: { id: `ws_many${i}`, slug: `many-${i}`, name: `Many ${i}` } });
+      await db.membership.create({ data: { workspaceId: workspace.id, userId: user.id, role: 'member', status: 'accepted' } });
+    }
+    await call(meRoute, 'GET', '/v1/me', { token });
+    expect(await countQueries(() => call(meRoute, 'GET', '/v1/me', { token }))).toBe(2);
   });
 });

@@ -37,9 +37,9 @@ describe('proxy', () => {
   });
 
   it('answers a method the route lacks with 405, the envelope and Allow', async () => {
-    const response = proxy(request('DELETE', '/v1/me'));
+    const response = proxy(request('PUT', '/v1/me'));
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET');
+    expect(response.headers.get('allow')).toBe('GET, DELETE');
     expect((await response.json()).error.code).toBe('method_not_allowed');
   });
 

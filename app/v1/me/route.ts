@@ -1,5 +1,8 @@
+import { deleteAccount } from '@/lib/accounts/deletion.ts';
 import { currentUser } from '@/lib/accounts/users.ts';
 import { route } from '@/lib/http/route.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 
 export const GET = route(accountsApi.me, async ({ actor }) => currentUser(actor.user.id));
+
+export const DELETE = route(accountsApi.deleteMe, async ({ actor }) => deleteAccount(actor));

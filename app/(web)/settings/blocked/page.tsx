@@ -1,0 +1,43 @@
+import type { Metadata } from 'next';
+import { SettingsFrame } from '@/components/settings-frame.tsx';
+import { ActionButton } from '@/components/ui/action-button.tsx';
+import { Card, EmptyState } from '@/components/ui/card.tsx';
+import { Cell, Table } from '@/components/ui/table.tsx';
+import { listBlockedUsers } from '@/lib/accounts/blocks.ts';
+import { requirePageActor } from '@/lib/auth/session.ts';
+
+export const metadata: Metadata = { title: 'Blocked users' };
+export const dynamic = 'force-dynamic';
+
+export default async function BlockedUsersPage() {
+  const actor = await requirePageActor('/settings/blocked');
+  const blocked = await listBlockedUsers(actor);
+  return (
+    <SettingsFrame actor={actor} current="/settings/blocked">
+      <Card title="Blocked users">
+        <p className="mb-4 text-sm text-slate-600">
+          Room chat from people you block no longer reaches you (from the next time you open a room).
+        </p>
+        {blocked.length === 0 ? (
+          <EmptyState>You have not blocked anyone.</EmptyState>
+        ) : (
+          <Table label="Blocked users" headers={['User', '']}>
+            {blocked.map((user) => (
+              <tr key={user.id}>
+                <Cell>
+                  <span className="font-medium">@{user.handle}</span>
+                  {user.name ? <span className="ml-2 text-slate-500">{user.name}</span> : null}
+                </Cell>
+                <Cell>
+                  <ActionButton method="DELETE" path={`/v1/me/blocks/${user.id}`}>
+                    Unblock
+                  </ActionButton>
+                </Cell>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </Card>
+    </SettingsFrame>
+  );
+}

@@ -1,0 +1,74 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import { ErrorNote } from '@/components/ui/card.tsx';
+import { Field } from '@/components/ui/field.tsx';
+import { api } from '@/lib/web/api-client.ts';
+import { checkHandle } from './actions.ts';
+
+type Check = { handle: string; problem: string | null } | null;
+
+export function HandleForm({ current }: { current: string }) {
+  const router = useRouter();
+  const [handle, setHandle] = useState(current);
+  const [check, setCheck] = useState<Check>({ handle: current, problem: null });
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  // Ask the server about the handle once typing pauses.
+  useEffect(() => {
+    if (handle === check?.handle) return;
+    let cancelled = false;
+    const timer = setTimeout(async () => {
+      const problem = await checkHandle(handle);
+      if (!cancelled) setCheck({ handle, problem });
+    }, 250);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [handle, check?.handle]);
+
+  const checked = check?.handle === handle;
+  const hint = handle === current ? 'Your handle is your address on Atrium and your personal workspace\u2019s name.' : checked ? `@${handle} is available.` : 'Checking…';
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    setError(null);
+    try {
+      await api('PATCH', '/v1/me/handle', { handle });
+      setSaved(true);
+      router.refresh();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+    setSaving(false);
+  }
+
+  return (
+    <form onSubmit={submit} className="max-w-sm space-y-4">
+      <Field
+        label="Handle"
+        name="handle"
+        value={handle}
+        onChange={(event) => {
+          setHandle(event.target.value.trim().toLowerCase());
+          setSaved(false);
+        }}
+        autoComplete="username"
+        spellCheck={false}
+        hint={hint}
+        error={checked ? check.problem : null}
+      />
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      {saved ? <p role="status" className="text-sm text-green-800">Saved.</p> : null}
+      <Button type="submit" disabled={saving || handle === current || !checked || check.problem !== null}>
+        {saving ? 'Saving…' : 'Change handle'}
+      </Button>
+    </form>
+  );
+}

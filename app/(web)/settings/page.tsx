@@ -1,0 +1,23 @@
+import type { Metadata } from 'next';
+import { SettingsFrame } from '@/components/settings-frame.tsx';
+import { Card } from '@/components/ui/card.tsx';
+import { requirePageActor } from '@/lib/auth/session.ts';
+import { HandleForm } from './handle-form.tsx';
+
+export const metadata: Metadata = { title: 'Profile' };
+export const dynamic = 'force-dynamic';
+
+export default async function ProfileSettingsPage() {
+  const actor = await requirePageActor('/settings');
+  return (
+    <SettingsFrame actor={actor} current="/settings">
+      <Card title="Profile">
+        <p className="mb-4 text-sm text-slate-600">
+          Changing your handle also renames your personal workspace when its address is still your handle. Links that
+          used the old handle stop working, and someone else may take it.
+        </p>
+        <HandleForm current={actor.user.handle} />
+      </Card>
+    </SettingsFrame>
+  );
+}

@@ -1,0 +1,36 @@
+'use client';
+
+import { useState } from 'react';
+import { ErrorNote } from '@/components/ui/card.tsx';
+import { api } from '@/lib/web/api-client.ts';
+
+export function DeveloperModeToggle({ initial }: { initial: boolean }) {
+  const [on, setOn] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function toggle(next: boolean) {
+    setBusy(true);
+    setError(null);
+    try {
+      const saved = await api<{ developerMode: boolean }>('PATCH', '/v1/me/preferences', { developerMode: next });
+      setOn(saved.developerMode);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+    setBusy(false);
+  }
+
+  return (
+    <div className="space-y-2">
+      <label className="flex items-start gap-3 text-sm">
+        <input type="checkbox" className="mt-1 size-4" checked={on} disabled={busy} onChange={(event) => toggle(event.target.checked)} />
+        <span>
+          <span className="font-medium">Developer mode</span>
+          <span className="block text-slate-500">Show technical details, such as ids, where pages have them (for example token ids under API tokens).</span>
+        </span>
+      </label>
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import type { Metadata } from 'next';
+import { SettingsFrame } from '@/components/settings-frame.tsx';
+import { ActionButton } from '@/components/ui/action-button.tsx';
+import { Card, EmptyState } from '@/components/ui/card.tsx';
+import { currentUser } from '@/lib/accounts/users.ts';
+import { requirePageActor } from '@/lib/auth/session.ts';
+import { listTokens } from '@/lib/auth/tokens.ts';
+import { formatTime } from '@/lib/web/format.ts';
+
+export const metadata: Metadata = { title: 'API tokens' };
+export const dynamic = 'force-dynamic';
+
+export default async function TokensPage() {
+  const actor = await requirePageActor('/settings/tokens');
+  const [{ tokens }, me] = await Promise.all([listTokens(actor), currentUser(actor.user.id)]);
+  return (
+    <SettingsFrame actor={actor} current="/settings/tokens">
+      <Card title="API tokens and sessions">
+        <p className="mb-4 text-sm text-slate-600">
+          The command line gets a token when you approve its sign-in; each browser you sign in with has a session. A
+          token ends 90 days after it was last used, a browser session after 30. Revoking one signs that device out.
+        </p>
+        {tokens.length === 0 ? (
+          <EmptyState>No tokens.</EmptyState>
+        ) : (
+          <ul aria-label="Tokens" className="divide-y divide-slate-100">
+            {tokens.map((token) => (
+              <li key={token.id} aria-label={token.label} className="flex flex-wrap items-start justify-between gap-3 py-3">
+                <div className="min-w-0">
+                  <p>
+                    <span className="font-medium">{token.label}</span>
+                    {token.current ? <span className="ml-2 rounded bg-brand-soft px-1.5 py-0.5 text-xs text-brand">this session</span> : null}
+                  </p>
+                  {me.preferences.developerMode ? <p className="font-mono text-xs text-slate-500">{token.id}</p> : null}
+                  <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-sm text-slate-600">
+                    <dt>Created</dt>
+                    <dd>{formatTime(token.createdAt)}</dd>
+                    <dt>Last used</dt>
+                    <dd>{formatTime(token.lastUsedAt)}</dd>
+                    <dt>Expires</dt>
+                    <dd>{formatTime(token.expiresAt)}</dd>
+                  </dl>
+                </div>
+                <ActionButton method="DELETE" path={`/v1/tokens/${token.id}`} goTo={token.current ? '/signin' : undefined}>
+                  {token.current ? 'Sign out' : 'Revoke'}
+                </ActionButton>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </SettingsFrame>
+  );
+}

@@ -1,0 +1,33 @@
+import type { Metadata } from 'next';
+import { Page } from '@/components/page.tsx';
+import { ButtonLink } from '@/components/ui/button.tsx';
+import { pageActor } from '@/lib/auth/session.ts';
+import { SignOutButton } from './sign-out-button.tsx';
+
+export const metadata: Metadata = { title: 'Sign out' };
+export const dynamic = 'force-dynamic';
+
+export default async function SignOutPage() {
+  const actor = await pageActor();
+  return (
+    <Page actor={actor} title="Sign out" width="max-w-md">
+      {actor ? (
+        <>
+          <p className="mb-6 text-slate-700">
+            Sign out <strong>@{actor.user.handle}</strong> on this browser? Command-line tokens stay signed in; revoke them under{' '}
+            <a href="/settings/tokens" className="text-brand underline">
+              API tokens
+            </a>
+            .
+          </p>
+          <SignOutButton />
+        </>
+      ) : (
+        <>
+          <p className="mb-6 text-slate-700">You are signed out.</p>
+          <ButtonLink href="/signin">Sign in</ButtonLink>
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,5 @@
+import { unblockUser } from '@/lib/accounts/blocks.ts';
+import { route } from '@/lib/http/route.ts';
+import { accountsApi } from '@/lib/schemas/accounts.ts';
+
+export const DELETE = route(accountsApi.unblock, async ({ actor, params }) => unblockUser(actor, params.userId));

@@ -1,0 +1,5 @@
+import { changeHandle } from '@/lib/accounts/handles.ts';
+import { route } from '@/lib/http/route.ts';
+import { accountsApi } from '@/lib/schemas/accounts.ts';
+
+export const PATCH = route(accountsApi.handle, async ({ actor, body }) => changeHandle(actor, body.handle));

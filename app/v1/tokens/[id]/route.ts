@@ -1,0 +1,5 @@
+import { revokeToken } from '@/lib/auth/tokens.ts';
+import { route } from '@/lib/http/route.ts';
+import { authApi } from '@/lib/schemas/auth.ts';
+
+export const DELETE = route(authApi.revokeToken, async ({ actor, params }) => revokeToken(actor, params.id));

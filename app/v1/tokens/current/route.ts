@@ -1,0 +1,5 @@
+import { revokeCurrentToken } from '@/lib/auth/tokens.ts';
+import { route } from '@/lib/http/route.ts';
+import { authApi } from '@/lib/schemas/auth.ts';
+
+export const DELETE = route(authApi.revokeCurrentToken, async ({ actor }) => revokeCurrentToken(actor));

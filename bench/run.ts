@@ -1,0 +1,93 @@
+// `npm run bench`: runs the benchmarks and prints their results.
+//
+//   npm run bench                 every benchmark, full durations
+//   npm run bench -- --quick      short runs: a smoke check for tests and CI, rough numbers
+//   npm run bench -- me           only the named benchmarks
+//
+// A benchmark is one module in bench/ that exports `run(context)`; adding one
+// means adding a line to `benchmarks` below and a section to docs/benchmarks.md.
+import { constants } from 'node:os';
+import { parseArgs } from 'node:util';
+import { handleStopSignals } from '../lib/db/embedded-postgres.ts';
+
+export type BenchContext = {
+  quick: boolean;
+  /**
+   * Registers a step that stops something the benchmark started (a server, a
+   * database). The steps run in reverse order when the benchmark ends, fails
+   * or is interrupted, so nothing is left running.
+   */
+  onStop(step: () => Promise<void>): void;
+};
+
+type Benchmark = { run(context: BenchContext): Promise<void> };
+
+// Loaded lazily, so that a filtered run imports only what it runs.
+const benchmarks: Record<string, () => Promise<Benchmark>> = {
+  me: () => import('./me.ts'),
+};
+
+const USAGE = 'Usage: npm run bench [-- [--quick] [NAME...]]';
+function parseCommandLine() {
+  try {
+    return parseArgs({ options: { quick: { type: 'boolean', default: false } }, allowPositionals: true });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const { values, positionals } = parseCommandLine();
+const unknown = positionals.filter((name) => !(name in benchmarks));
+if (unknown.length) {
+  console.error(`Unknown benchmark: ${unknown.join(', ')}. Available: ${Object.keys(benchmarks).join(', ')}.\n${USAGE}`);
+  process.exit(2);
+}
+const selected = positionals.length ? positionals : Object.keys(benchmarks);
+
+let steps: Array<() => Promise<void>> = [];
+let stopping: Promise<void> | undefined;
+// Runs the registered steps once, even when a signal and the benchmark's own
+// failure both ask for it. A failing step does not keep the others from running.
+function stopAll(): Promise<void> {
+  stopping ??= (async () => {
+    for (const step of steps.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        console.error(`bench: while stopping: ${(error as Error).message}`);
+      }
+    }
+  })();
+  return stopping;
+}
+
+let interrupted = false;
+function onSignal(signal: NodeJS.Signals) {
+  // One Ctrl-C can arrive twice, from the terminal and forwarded by npm: a
+  // repeat must not cut the clean-up short.
+  if (interrupted) return;
+  interrupted = true;
+  console.error(`\n${signal}: stopping the servers...`);
+  void stopAll().finally(() => process.exit(128 + constants.signals[signal]));
+}
+handleStopSignals(onSignal);
+
+let failed = false;
+for (const name of selected) {
+  console.log(`\n## ${name}${values.quick ? ' (quick)' : ''}\n`);
+  steps = [];
+  stopping = undefined;
+  try {
+    const benchmark = await benchmarks[name]();
+    await benchmark.run({ quick: values.quick, onStop: (step) => steps.push(step) });
+  } catch (error) {
+    // After Ctrl-C the servers go away mid-run; that failure is not news.
+    if (interrupted) break;
+    failed = true;
+    console.error(`bench ${name} failed: ${(error as Error).message}`);
+  } finally {
+    await stopAll();
+  }
+}
+// While an interrupt's clean-up runs, its handler decides the exit.
+if (!interrupted) process.exit(failed ? 1 : 0);

@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import type { Actor } from '@/lib/auth/tokens.ts';
+import { Page } from './page.tsx';
+
+const SECTIONS = [
+  ['/settings', 'Profile'],
+  ['/settings/preferences', 'Preferences'],
+  ['/settings/tokens', 'API tokens'],
+  ['/settings/blocked', 'Blocked users'],
+  ['/settings/delete', 'Delete account'],
+] as const;
+
+/** The settings pages: a section menu beside (on phones, above) the section. */
+export function SettingsFrame({ actor, current, children }: { actor: Actor; current: (typeof SECTIONS)[number][0]; children: ReactNode }) {
+  return (
+    <Page actor={actor} title="Settings">
+      <div className="flex flex-col gap-8 md:flex-row">
+        <nav aria-label="Settings" className="md:w-48 md:shrink-0">
+          <ul className="flex flex-wrap gap-2 md:flex-col md:gap-1">
+            {SECTIONS.map(([href, label]) => (
+              <li key={href}>
+                <a
+                  href={href}
+                  aria-current={href === current ? 'page' : undefined}
+                  className={`block rounded-md px-3 py-1.5 text-sm ${href === current ? 'bg-brand-soft font-medium text-brand' : 'hover:bg-slate-50'}`}
+                >
+                  {label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="min-w-0 flex-1 space-y-6">{children}</div>
+      </div>
+    </Page>
+  );
+}
