@@ -3,9 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import * as auth from './commands/auth.ts';
+import * as push from './commands/push.ts';
+import * as spaces from './commands/spaces.ts';
+import * as uploads from './commands/uploads.ts';
+import * as workspaces from './commands/workspaces.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-const groups = [auth];
+const groups = [auth, workspaces, spaces, push, uploads];
 
 export function buildProgram(): Command {
   const program = new Command('atrium')

@@ -1,8 +1,8 @@
 // Signing in and out, and the tokens of the account.
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import type { Command } from 'commander';
 import type { CurrentUser, User } from '../../lib/schemas/accounts.ts';
+import { openInBrowser } from '../browser.ts';
 import { ApiRequestError } from '../client.ts';
 import { clearToken, readConfig, resolveSession, writeConfig } from '../config.ts';
 import { anonymousClient, globalOptions, signedInClient } from '../context.ts';
@@ -14,19 +14,6 @@ type TokenItem = { id: string; label: string; createdAt: number; lastUsedAt: num
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Opens `url` in the default browser when there is a desktop to show it; never fails. */
-function openBrowser(url: string): boolean {
-  if (!process.stdout.isTTY || process.env.BROWSER === 'none') return false;
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return false;
-  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  try {
-    spawn(command, [url], { stdio: 'ignore', detached: true }).on('error', () => {}).unref();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function login(this: Command, options: { label?: string; browser: boolean }) {
   const { json } = globalOptions(this);
   const client = await anonymousClient(this);
@@ -36,7 +23,7 @@ async function login(this: Command, options: { label?: string; browser: boolean 
 
   note(`First copy your one-time code: ${start.userCode}`);
   note(`Then approve this sign-in at ${verificationUrl}`);
-  if (options.browser && openBrowser(verificationUrl)) note('(opened in your browser)');
+  if (options.browser && openInBrowser(verificationUrl)) note('(opened in your browser)');
   note('Waiting for approval… (Ctrl-C to cancel)');
 
   let interval = start.interval * 1000;

@@ -58,27 +58,36 @@ function hashInPool(paths: string[], onHashed: (index: number, sha256: string) =
   });
 }
 
-/** sha256 by file path; `onProgress` is told the bytes hashed so far. */
-export async function hashFiles(root: string, files: LocalFile[], onProgress: (bytes: number) => void): Promise<Map<string, string>> {
+/**
+ * sha256 by file path, and how many files had to be read. `onHashed` is told of
+ * every file as its hash becomes known, from the cache or read.
+ */
+export async function hashFiles(
+  root: string,
+  files: LocalFile[],
+  onHashed: (file: LocalFile) => void,
+): Promise<{ hashes: Map<string, string>; read: number }> {
   const cache = await readCache(root);
   const hashes = new Map<string, string>();
   const todo: LocalFile[] = [];
   for (const file of files) {
     const cached = cache.files[file.path];
-    if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) hashes.set(file.path, cached.sha256);
-    else todo.push(file);
+    if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) {
+      hashes.set(file.path, cached.sha256);
+      onHashed(file);
+    } else {
+      todo.push(file);
+    }
   }
-  let bytes = 0;
   await hashInPool(
     todo.map((f) => f.absolute),
     (index, sha256) => {
       hashes.set(todo[index].path, sha256);
-      bytes += todo[index].size;
-      onProgress(bytes);
+      onHashed(todo[index]);
     },
   );
   const fresh: Cache = { files: {} };
   for (const file of files) fresh.files[file.path] = { size: file.size, mtimeMs: file.mtimeMs, sha256: hashes.get(file.path)! };
   await writeCache(root, fresh);
-  return hashes;
+  return { hashes, read: todo.length };
 }
