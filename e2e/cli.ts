@@ -35,6 +35,7 @@ export class Cli {
     const done = new Promise<CliRun>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
     return {
       done,
+      kill: () => child.kill('SIGKILL'),
       waitFor: (pattern: RegExp) =>
         new Promise<RegExpMatchArray>((resolve, reject) => {
           const match = stderr.match(pattern);

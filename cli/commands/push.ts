@@ -71,6 +71,7 @@ async function push(this: Command, dir: string | undefined, options: { message?:
   }
   await upload(client, spaceId, plan.missing, local, Boolean(json));
 
+  let uploaded = new Set(plan.missing).size;
   let result: Commit;
   try {
     result = await client.post<Commit>(`${spacePath}/versions`, { files: entries, message: options.message });
@@ -79,13 +80,14 @@ async function push(this: Command, dir: string | undefined, options: { message?:
     // A blob went missing between plan and commit: plan again, upload, commit.
     const again = await client.post<Plan>(`${spacePath}/push/plan`, { files: entries });
     await upload(client, spaceId, again.missing, local, Boolean(json));
+    uploaded += new Set(again.missing).size;
     result = await client.post<Commit>(`${spacePath}/versions`, { files: entries, message: options.message });
   }
-  if (json) return printJson(result);
+  if (json) return printJson({ ...result, uploaded });
   if (!result.version) {
     say(`Nothing changed: ${files.length} files, ${formatBytes(totalBytes)} are already the latest version.`);
   } else {
-    say(`Published version ${result.version.number} (${describeDiff(result.diff)}; uploaded ${plan.missing.length} of ${files.length} files).`);
+    say(`Published version ${result.version.number} (${describeDiff(result.diff)}; uploaded ${uploaded} of ${files.length} files).`);
   }
   say(result.url);
 }
