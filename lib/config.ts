@@ -28,6 +28,10 @@ const schema = z.object({
   PUBLIC_URL: url.optional(),
   DEV_AUTH: flag('false'),
   LOG_REQUESTS: flag('true'),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587' })
+    .optional(),
+  SMTP_FROM: z.string().min(3).optional(),
 });
 
 export type Config = {
@@ -39,6 +43,8 @@ export type Config = {
   publicUrl: string;
   devAuth: boolean;
   logRequests: boolean;
+  smtpUrl: string | undefined;
+  smtpFrom: string;
 };
 
 export class ConfigError extends Error {}
@@ -53,15 +59,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
     port: e.PORT,
     host: e.HOST,
-    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrl,
     devAuth: e.DEV_AUTH,
     logRequests: e.LOG_REQUESTS,
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM ?? `Atrium <atrium@${new URL(publicUrl).hostname}>`,
   };
 }
 
