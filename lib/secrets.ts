@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 export const SECRET_PREFIX = {
   apiToken: 'atr_',
   webSession: 'atrs_',
+  workspaceInvite: 'atrw_',
 } as const;
 
 export function newSecret(kind: keyof typeof SECRET_PREFIX): string {
