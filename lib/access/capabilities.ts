@@ -42,7 +42,7 @@ export function mayRemoveMember(actor: WorkspaceRole, target: WorkspaceRole): bo
   return workspaceRoleCan(actor, 'admin') && (actor === 'owner' || target !== 'owner');
 }
 
-/** The roles `actor` may hand out in invitations and invite links. */
-export function assignableRoles(actor: WorkspaceRole): WorkspaceRole[] {
-  return workspaceRole.options.filter((role) => mayAssignRole(actor, null, role));
+/** The roles `actor` may give someone whose role is `current` (null: a newcomer), `current` included. */
+export function assignableRoles(actor: WorkspaceRole, current: WorkspaceRole | null = null): WorkspaceRole[] {
+  return workspaceRole.options.filter((role) => role === current || mayAssignRole(actor, current, role));
 }
