@@ -154,6 +154,8 @@ describe('previewing an invite link', () => {
     expect((await preview(linkToken(link.url), moe)).json.alreadyMember).toBe(true);
     const ned = await signIn('ned');
     expect((await preview(linkToken(link.url), ned)).json.alreadyMember).toBe(false);
+    // A stale token is refused rather than treated as anonymous, so the client learns to sign in again.
+    expect((await call(previewRoute, 'POST', '/v1/workspace-invites/preview', { token: 'atr_stale', body: { token: linkToken(link.url) } })).status).toBe(401);
   });
 
   it('answers 404 for an unknown link and 410 for a revoked, expired or used-up one', async () => {
