@@ -10,6 +10,8 @@ export const ID_PREFIX = {
   token: 'tok',
   workspace: 'ws',
   cliSignIn: 'cli',
+  workspaceInvite: 'wsi',
+  auditEvent: 'aud',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {
