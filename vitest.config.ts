@@ -10,6 +10,6 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    env: { NODE_ENV: 'test', DEV_AUTH: 'true', LOG_REQUESTS: 'false', PUBLIC_URL: 'http://localhost:3000' },
+    env: { NODE_ENV: 'test', DEV_AUTH: 'true', LOG_REQUESTS: 'false', PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '.atrium/test-data' },
   },
 });

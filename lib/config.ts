@@ -28,6 +28,18 @@ const schema = z.object({
   PUBLIC_URL: url.optional(),
   DEV_AUTH: flag('false'),
   LOG_REQUESTS: flag('true'),
+  TRUST_PROXY: flag('false'),
+  MAX_UPLOAD_BYTES: z
+    .string()
+    .default('104857600')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number.isSafeInteger(Number(v)), 'must be a whole number of bytes, at least 1')
+    .transform(Number),
+  CONTENT_BASE_URL: url.optional(),
+  BLOB_READ_WRITE_TOKEN: z
+    .string()
+    .regex(/^vercel_blob_rw_[A-Za-z0-9]+_\w+$/, 'must be a Vercel Blob read-write token (vercel_blob_rw_<store>_<secret>)')
+    .optional(),
+  VERCEL_BLOB_API_URL: url.optional(),
 });
 
 export type Config = {
@@ -39,6 +51,13 @@ export type Config = {
   publicUrl: string;
   devAuth: boolean;
   logRequests: boolean;
+  trustProxy: boolean;
+  maxUploadBytes: number;
+  /** Where published spaces are served; PUBLIC_URL unless CONTENT_BASE_URL is set. */
+  contentBaseUrl: string;
+  /** True when published content has an origin of its own, apart from the app's. */
+  separateContentOrigin: boolean;
+  blobToken: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -55,15 +74,22 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
+  const contentBaseUrl = e.CONTENT_BASE_URL ?? publicUrl;
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
     port: e.PORT,
     host: e.HOST,
-    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrl,
     devAuth: e.DEV_AUTH,
     logRequests: e.LOG_REQUESTS,
+    trustProxy: e.TRUST_PROXY,
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    contentBaseUrl,
+    separateContentOrigin: new URL(contentBaseUrl).origin !== new URL(publicUrl).origin,
+    blobToken: e.BLOB_READ_WRITE_TOKEN,
   };
 }
 

@@ -9,6 +9,8 @@ export const ID_PREFIX = {
   user: 'usr',
   token: 'tok',
   workspace: 'ws',
+  space: 'sp',
+  upload: 'upl',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

@@ -6,6 +6,8 @@ import { createHash, randomBytes } from 'node:crypto';
 export const SECRET_PREFIX = {
   apiToken: 'atr_',
   webSession: 'atrs_',
+  spaceAccess: 'atrp_',
+  downloadTicket: 'atrt_',
 } as const;
 
 export function newSecret(kind: keyof typeof SECRET_PREFIX): string {

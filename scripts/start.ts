@@ -63,8 +63,14 @@ try {
     const build = spawnSync(process.execPath, [next, 'build'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('The build failed.');
   }
-  const env = { ...process.env, DATABASE_URL: url, NODE_ENV: dev ? 'development' : 'production' } as NodeJS.ProcessEnv;
-  const args = [next, dev ? 'dev' : 'start', '--port', String(config.port), '--hostname', config.host];
+  const env = {
+    ...process.env,
+    DATABASE_URL: url,
+    NODE_ENV: dev ? 'development' : 'production',
+    PORT: String(config.port),
+    HOST: config.host,
+  } as NodeJS.ProcessEnv;
+  const args = [path.join(root, 'scripts/serve.ts'), ...(dev ? ['--dev'] : [])];
   const server = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env });
   child = server;
   say(`Atrium is starting on ${config.publicUrl}`);

@@ -1,5 +1,6 @@
 // The route table: every endpoint of the API, in the order of the document.
 import { accountsApi } from './accounts.ts';
 import type { Endpoint } from './endpoint.ts';
+import { spacesApi } from './spaces.ts';
 
-export const endpoints: Endpoint[] = [...Object.values(accountsApi)];
+export const endpoints: Endpoint[] = [...Object.values(accountsApi), ...Object.values(spacesApi)];
