@@ -126,19 +126,24 @@ async function access(request: Request, url: URL, id: string): Promise<{ loaded:
   }
 }
 
-/** On the app's origin with a separate content origin: hand the visitor over, signed in if they are. */
+/**
+ * On the app's origin with a separate content origin: send the visitor to the
+ * content origin when it will let them in (with a hand-off token for a
+ * signed-in person who may view), else answer 404 here, so the two origins
+ * never send a visitor back and forth.
+ */
 async function handOff(request: Request, url: URL, id: string): Promise<Response> {
   const target = new URL(`${config.contentBaseUrl}${url.pathname}${url.search}`);
   const session = cookieValue(request, SESSION_COOKIE);
   const actor = session ? await actorForSecret(session) : null;
-  if (actor) {
-    try {
-      const { permissions } = await loadSpace({ actor }, id);
-      if (permissions.view) target.searchParams.set(HANDOFF_PARAM, await issueSiteToken(id, 'handoff', actor.user.id, HANDOFF_LIFETIME));
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'not_found')) throw error;
-    }
+  let loaded: LoadedSpace | null = null;
+  try {
+    loaded = await loadSpace({ actor }, id);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'not_found')) throw error;
   }
+  if (!loaded) return notFoundPage(actor ? null : signInUrl(url));
+  if (actor && loaded.permissions.view) target.searchParams.set(HANDOFF_PARAM, await issueSiteToken(id, 'handoff', actor.user.id, HANDOFF_LIFETIME));
   return Response.redirect(target, 303);
 }
 
@@ -169,14 +174,14 @@ export async function serveSite(request: Request, id: string): Promise<Response>
   if (handoff) return acceptHandOff(url, id, handoff);
 
   const found = await access(request, url, id);
-  if (!found) return notFoundPage(config.separateContentOrigin ? null : signInUrl(url));
+  if (found && !found.loaded.permissions.view && found.loaded.space.passwordHash !== null) return passwordPage(401, null);
+  if (!found || !found.loaded.permissions.view) {
+    // The app's origin knows who the visitor is; it hands them back if it can.
+    if (config.separateContentOrigin) return Response.redirect(`${config.publicUrl}${url.pathname}${url.search}`, 303);
+    return notFoundPage(found?.actor ? null : signInUrl(url));
+  }
   const { loaded, actor, viaSession } = found;
   const { space, permissions } = loaded;
-  if (!permissions.view) {
-    if (space.passwordHash !== null) return passwordPage(401, null);
-    if (config.separateContentOrigin) return Response.redirect(`${config.publicUrl}${url.pathname}${url.search}`, 303);
-    return notFoundPage(actor ? null : signInUrl(url));
-  }
   if (url.pathname === `/s/${id}`) return Response.redirect(`${url.origin}/s/${id}/${url.search}`, 308);
 
   const asked = url.searchParams.get('v');

@@ -56,7 +56,11 @@ export async function createUpload(actor: Actor, id: string, name: string, reque
     throw new ApiError('too_large', `The file is ${formatBytes(length)}, over the upload limit of ${formatBytes(config.maxUploadBytes)}.`);
   }
   const body = request.body ?? new Response(new Uint8Array()).body!;
-  const stored = await blobStore().put(body, { maxBytes: length });
+  const stored = await blobStore()
+    .put(body, { maxBytes: length })
+    .catch((error) => {
+      throw error instanceof ApiError && error.code === 'too_large' ? new ApiError('bad_request', `The body is longer than its Content-Length of ${length} bytes.`) : error;
+    });
   if (stored.size !== length) throw new ApiError('bad_request', `The body has ${stored.size} bytes but Content-Length said ${length}.`);
   await recordBlob(space.workspaceId, stored);
   const now = new Date();
