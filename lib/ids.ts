@@ -12,6 +12,8 @@ export const ID_PREFIX = {
   cliSignIn: 'cli',
   workspaceInvite: 'wsi',
   auditEvent: 'aud',
+  space: 'sp',
+  upload: 'upl',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

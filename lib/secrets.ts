@@ -8,6 +8,8 @@ export const SECRET_PREFIX = {
   webSession: 'atrs_',
   deviceCode: 'atrd_',
   workspaceInvite: 'atrw_',
+  spaceAccess: 'atrp_',
+  downloadTicket: 'atrt_',
 } as const;
 
 export function newSecret(kind: keyof typeof SECRET_PREFIX): string {
