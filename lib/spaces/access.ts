@@ -1,14 +1,12 @@
-// Every permission rule for spaces, in one place.
-//
-// What a caller may do with a space follows from their accepted membership in
-// the space's workspace, the space's visibility, its list of viewers and its
-// password:
+// What a caller may do with a space. Members of the space's workspace get what
+// their role's capabilities give (lib/access: view, comment, push; manage is a
+// space's admin). Everyone else depends on the space's visibility, its list of
+// viewers and its password:
 //
 // | caller                                  | view | comment          | push | admin |
 // |-----------------------------------------|------|------------------|------|-------|
-// | workspace owner or admin                | yes  | yes              | yes  | yes   |
-// | workspace member                        | yes  | yes              | yes  | no    |
-// | workspace viewer, or listed in viewers  | yes  | if guestComments | no   | no    |
+// | workspace member of any role            | by the role's capabilities         |
+// | listed in viewers                       | yes  | if guestComments | no   | no    |
 // | anyone else, space public, no password  | yes  | if guestComments | no   | no    |
 // | anyone else, public with a password     | with an unlock token, as above    |
 // | anyone else, visibility members         | nothing: the space is not found   |
@@ -19,6 +17,7 @@ import type { Actor } from '../auth/tokens.ts';
 import { db } from '../db/client.ts';
 import type { SpaceVisibility, WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
+import { workspaceRoleCan } from '../access/capabilities.ts';
 
 export type SpacePermissions = { view: boolean; comment: boolean; push: boolean; admin: boolean };
 
@@ -44,12 +43,15 @@ const NONE: SpacePermissions = { view: false, comment: false, push: false, admin
 
 export function permissionsFor(space: SpaceForAccess, standing: Standing): SpacePermissions {
   const { role } = standing;
-  if (role === 'owner' || role === 'admin') return { view: true, comment: true, push: true, admin: true };
-  if (role === 'member') return { view: true, comment: true, push: true, admin: false };
-  const view =
-    role === 'viewer' ||
-    standing.listedViewer ||
-    (space.visibility === 'public' && (space.passwordHash === null || standing.unlocked));
+  if (role) {
+    return {
+      view: workspaceRoleCan(role, 'view'),
+      comment: workspaceRoleCan(role, 'comment'),
+      push: workspaceRoleCan(role, 'push'),
+      admin: workspaceRoleCan(role, 'manage'),
+    };
+  }
+  const view = standing.listedViewer || (space.visibility === 'public' && (space.passwordHash === null || standing.unlocked));
   return view ? { ...NONE, view: true, comment: space.guestComments } : NONE;
 }
 

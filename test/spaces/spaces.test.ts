@@ -41,11 +41,11 @@ describe('access rules', () => {
   const space = (extra: Partial<SpaceForAccess> = {}): SpaceForAccess => ({ id: 'sp', workspaceId: 'ws', visibility: 'public', guestComments: false, passwordHash: null, ...extra });
   const standing = (extra = {}) => ({ role: null, listedViewer: false, unlocked: false, ...extra });
 
-  it('follows the role in the workspace', () => {
+  it('follows the capabilities of the role in the workspace (lib/access)', () => {
     expect(permissionsFor(space(), standing({ role: 'owner' }))).toEqual({ view: true, comment: true, push: true, admin: true });
     expect(permissionsFor(space(), standing({ role: 'admin' }))).toEqual({ view: true, comment: true, push: true, admin: true });
     expect(permissionsFor(space(), standing({ role: 'member' }))).toEqual({ view: true, comment: true, push: true, admin: false });
-    expect(permissionsFor(space({ visibility: 'members' }), standing({ role: 'viewer' }))).toEqual({ view: true, comment: false, push: false, admin: false });
+    expect(permissionsFor(space({ visibility: 'members' }), standing({ role: 'viewer' }))).toEqual({ view: true, comment: true, push: false, admin: false });
   });
 
   it('lets outsiders view public spaces, listed viewers members-only ones, and guests comment only when allowed', () => {
@@ -130,7 +130,7 @@ describe('GET and PATCH /v1/spaces/{id}', () => {
     expect((await get(closed.id)).status).toBe(404);
     const stranger = await person('stranger');
     expect((await get(closed.id, stranger.token)).status).toBe(404);
-    expect((await get(closed.id, people.watcher.token)).json.permissions).toEqual({ view: true, comment: false, push: false, admin: false });
+    expect((await get(closed.id, people.watcher.token)).json.permissions).toEqual({ view: true, comment: true, push: false, admin: false });
     await patch(closed.id, owner.token, { viewers: { handles: [stranger.user.handle] } });
     expect((await get(closed.id, stranger.token)).status).toBe(200);
   });
