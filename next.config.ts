@@ -8,6 +8,9 @@ const securityHeaders = [
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // Published sites (app/s/…) need their folder URLs to keep the trailing
+  // slash, so that relative links resolve; lib/spaces/serving.ts redirects.
+  skipTrailingSlashRedirect: true,
   typescript: { tsconfigPath: 'tsconfig.json' },
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];

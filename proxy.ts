@@ -16,4 +16,7 @@ export function proxy(request: NextRequest) {
   return errorResponse('method_not_allowed', `${request.method} is not allowed on ${request.nextUrl.pathname}; use ${allow}.`, { allow });
 }
 
-export const config = { matcher: '/v1/:path*' };
+// Next buffers the body of every request its proxy sees (and cuts it at
+// 10 MB), so the routes that stream large bodies bypass the proxy: blobs,
+// uploads, and the file lists of push plans and commits.
+export const config = { matcher: '/v1/((?!spaces/[^/]+/(?:blobs/|uploads$|push/plan$|versions$)).*)' };

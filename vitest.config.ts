@@ -13,6 +13,6 @@ export default defineConfig({
     server: { deps: { inline: ['next-auth'] } },
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    env: { NODE_ENV: 'test', DEV_AUTH: 'true', LOG_REQUESTS: 'false', PUBLIC_URL: 'http://localhost:3000' },
+    env: { NODE_ENV: 'test', DEV_AUTH: 'true', LOG_REQUESTS: 'false', PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '.atrium/test-data' },
   },
 });

@@ -38,6 +38,17 @@ const schema = z.object({
   GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  MAX_UPLOAD_BYTES: z
+    .string()
+    .default('104857600')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number.isSafeInteger(Number(v)), 'must be a whole number of bytes, at least 1')
+    .transform(Number),
+  CONTENT_BASE_URL: url.optional(),
+  BLOB_READ_WRITE_TOKEN: z
+    .string()
+    .regex(/^vercel_blob_rw_[A-Za-z0-9]+_\w+$/, 'must be a Vercel Blob read-write token (vercel_blob_rw_<store>_<secret>)')
+    .optional(),
+  VERCEL_BLOB_API_URL: url.optional(),
 });
 
 type OAuthClient = { clientId: string; clientSecret: string };
@@ -57,6 +68,12 @@ export type Config = {
   smtpFrom: string;
   github: OAuthClient | null;
   google: OAuthClient | null;
+  maxUploadBytes: number;
+  /** Where published spaces are served; PUBLIC_URL unless CONTENT_BASE_URL is set. */
+  contentBaseUrl: string;
+  /** True when published content has an origin of its own, apart from the app's. */
+  separateContentOrigin: boolean;
+  blobToken: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -85,6 +102,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const google = oauth('GOOGLE', e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET);
   if (issues.length) throw new ConfigError(`Invalid configuration:\n${issues.join('\n')}`);
   const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
+  const contentBaseUrl = e.CONTENT_BASE_URL ?? publicUrl;
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
@@ -100,6 +118,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smtpFrom: e.SMTP_FROM ?? `Atrium <atrium@${new URL(publicUrl).hostname}>`,
     github,
     google,
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    contentBaseUrl,
+    separateContentOrigin: new URL(contentBaseUrl).origin !== new URL(publicUrl).origin,
+    blobToken: e.BLOB_READ_WRITE_TOKEN,
   };
 }
 

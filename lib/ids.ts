@@ -10,6 +10,10 @@ export const ID_PREFIX = {
   token: 'tok',
   workspace: 'ws',
   cliSignIn: 'cli',
+  workspaceInvite: 'wsi',
+  auditEvent: 'aud',
+  space: 'sp',
+  upload: 'upl',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

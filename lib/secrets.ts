@@ -7,6 +7,9 @@ export const SECRET_PREFIX = {
   apiToken: 'atr_',
   webSession: 'atrs_',
   deviceCode: 'atrd_',
+  workspaceInvite: 'atrw_',
+  spaceAccess: 'atrp_',
+  downloadTicket: 'atrt_',
 } as const;
 
 export function newSecret(kind: keyof typeof SECRET_PREFIX): string {

@@ -7,7 +7,7 @@ export const BASE = 'http://localhost:3000';
 
 export type CallOptions = {
   body?: unknown;
-  rawBody?: string;
+  rawBody?: string | Uint8Array<ArrayBuffer>;
   token?: string;
   cookie?: string;
   headers?: Record<string, string>;
@@ -18,7 +18,7 @@ export async function call(handler: Handler, method: string, path: string, optio
   const headers = new Headers(options.headers);
   if (options.token) headers.set('authorization', `Bearer ${options.token}`);
   if (options.cookie) headers.set('cookie', options.cookie);
-  let body: string | undefined = options.rawBody;
+  let body: string | Uint8Array<ArrayBuffer> | undefined = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers.set('content-type', 'application/json');

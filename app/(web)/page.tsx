@@ -2,6 +2,7 @@ import { ButtonLink } from '@/components/ui/button.tsx';
 import { Page } from '@/components/page.tsx';
 import { currentUser } from '@/lib/accounts/users.ts';
 import { pageActor } from '@/lib/auth/session.ts';
+import { InvitationActions } from './invitation-actions.tsx';
 
 export const dynamic = 'force-dynamic';
 
@@ -28,11 +29,34 @@ export default async function HomePage() {
               Signed in as <strong>@{me.user.handle}</strong>
               {me.user.name ? ` (${me.user.name})` : ''}.
             </p>
-            <h2 className="mt-4 font-semibold">Your workspaces</h2>
+            {me.invites.length > 0 ? (
+              <section className="mt-4 rounded-md bg-amber-50 p-4" aria-label="Pending invitations">
+                <h2 className="font-semibold">Pending invitations</h2>
+                <ul className="mt-2 space-y-3">
+                  {me.invites.map((w) => (
+                    <li key={w.id} className="flex flex-wrap items-center justify-between gap-2">
+                      <span>
+                        <strong>{w.name}</strong> <span className="text-slate-500">/{w.slug}</span> invites you as {w.role}
+                      </span>
+                      <InvitationActions slug={w.slug} name={w.name} />
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ) : null}
+            <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
+              <h2 className="font-semibold">Your workspaces</h2>
+              <ButtonLink href="/w/new" variant="secondary">
+                New workspace
+              </ButtonLink>
+            </div>
             <ul className="mt-2 list-disc pl-6">
               {me.workspaces.map((w) => (
                 <li key={w.id}>
-                  {w.name} <span className="text-slate-500">/{w.slug} · {w.role}</span>
+                  <a className="text-brand hover:underline" href={`/w/${w.slug}`}>
+                    {w.name}
+                  </a>{' '}
+                  <span className="text-slate-500">/{w.slug} · {w.role}</span>
                 </li>
               ))}
             </ul>

@@ -9,11 +9,11 @@ import { HANDLE_PATTERN, HANDLE_RULE } from '../schemas/common.ts';
 
 export const RESERVED_HANDLES = new Set([
   // Top-level routes and pages (test/accounts/handles.test.ts checks app/ against this list).
-  'api', 'device', 'dl', 'openapi', 'reference', 'settings', 'signin', 'signout', 'v1',
+  'api', 'device', 'dl', 'invite', 'openapi', 'reference', 's', 'settings', 'signin', 'signout', 'v1', 'w',
   // Names planned or commonly used for routes, and names that would mislead.
   'about', 'account', 'accounts', 'admin', 'administrator', 'anonymous', 'app', 'apps', 'assets', 'atrium',
   'auth', 'billing', 'blog', 'callback', 'cli', 'dashboard', 'deleted', 'deleted-user', 'docs', 'download',
-  'downloads', 'email', 'explore', 'favicon', 'ghost', 'guest', 'help', 'home', 'invite', 'invites', 'live',
+  'downloads', 'email', 'explore', 'favicon', 'ghost', 'guest', 'help', 'home', 'invites', 'live',
   'live-spaces', 'login', 'logout', 'mail', 'me', 'new', 'null', 'oauth', 'owner', 'pricing', 'privacy',
   'robots', 'root', 'room-invites', 'rooms', 'search', 'security', 'sign-in', 'sign-out', 'signup', 'sitemap',
   'spaces', 'static', 'status', 'support', 'system', 'terms', 'tokens', 'undefined', 'user', 'users', 'v2',

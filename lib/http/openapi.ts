@@ -23,7 +23,9 @@ export function openApiPath(path: string): string {
 
 function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   const success = endpoint.response === null
-    ? { '204': { description: 'Done; no content.' } }
+    ? endpoint.status
+      ? { [String(endpoint.status)]: { description: 'The bytes of the file, not JSON.' } }
+      : { '204': { description: 'Done; no content.' } }
     : {
         [String(endpoint.status ?? 200)]: {
           description: 'Success.',

@@ -1,15 +1,7 @@
 import { z } from 'zod';
-import { handle } from './common.ts';
+import { handle, user } from './common.ts';
 import { endpoint } from './endpoint.ts';
 import { workspaceSummary } from './workspaces.ts';
-
-export const user = z
-  .object({
-    id: z.string(),
-    handle,
-    name: z.string().nullable(),
-  })
-  .meta({ id: 'User' });
 
 export const preferences = z.object({ developerMode: z.boolean() }).meta({ id: 'Preferences' });
 

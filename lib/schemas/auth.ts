@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { user } from './accounts.ts';
+import { user } from './common.ts';
 import { timestamp } from './common.ts';
 import { endpoint } from './endpoint.ts';
 

@@ -8,6 +8,14 @@ export const handle = z.string().regex(HANDLE_PATTERN, HANDLE_RULE);
 
 export const slug = handle;
 
+export const user = z
+  .object({
+    id: z.string(),
+    handle,
+    name: z.string().nullable(),
+  })
+  .meta({ id: 'User' });
+
 export const timestamp = z.number().int().meta({ description: 'Milliseconds since the Unix epoch.' });
 
 export const errorBody = z

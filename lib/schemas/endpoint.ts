@@ -33,7 +33,7 @@ export type Endpoint<
   body?: B;
   /** The 2xx JSON body; null for 204 No Content. */
   response: R;
-  /** Success status when not 200 (204 is implied by a null response). */
+  /** Success status when not 200 (204 is implied by a null response; a null response with a status answers bytes, not JSON). */
   status?: number;
   /** Error statuses the spec names for this endpoint, for the document. */
   errors?: number[];

@@ -2,5 +2,12 @@
 import { accountsApi } from './accounts.ts';
 import { authApi } from './auth.ts';
 import type { Endpoint } from './endpoint.ts';
+import { spacesApi } from './spaces.ts';
+import { workspacesApi } from './workspaces.ts';
 
-export const endpoints: Endpoint[] = [...Object.values(accountsApi), ...Object.values(authApi)];
+export const endpoints: Endpoint[] = [
+  ...Object.values(accountsApi),
+  ...Object.values(authApi),
+  ...Object.values(workspacesApi),
+  ...Object.values(spacesApi),
+];

@@ -4,3 +4,7 @@ const formatter = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeSt
 export function formatTime(ms: number | null): string {
   return ms === null ? '—' : `${formatter.format(new Date(ms))} UTC`;
 }
+
+export function formatDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}

@@ -1,0 +1,85 @@
+import type { Metadata } from 'next';
+import { ButtonLink } from '@/components/ui/button.tsx';
+import { Card, EmptyState, ErrorNote } from '@/components/ui/card.tsx';
+import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
+import { rolesThatCan, workspaceRoleCan } from '@/lib/access/capabilities.ts';
+import { auditLog } from '@/lib/audit/log.ts';
+import { requirePageActor } from '@/lib/auth/session.ts';
+import type { AuditEvent } from '@/lib/schemas/workspaces.ts';
+import { formatTime } from '@/lib/web/format.ts';
+import { orNotFound } from '@/lib/web/page-data.ts';
+import { getWorkspace, listWorkspaces } from '@/lib/workspaces/workspaces.ts';
+
+export const metadata: Metadata = { title: 'Audit log' };
+export const dynamic = 'force-dynamic';
+
+function Details({ details }: { details: AuditEvent['details'] }) {
+  const entries = Object.entries(details);
+  if (entries.length === 0) return null;
+  return (
+    <dl className="mt-1 flex flex-wrap gap-x-4 text-xs text-slate-600">
+      {entries.map(([key, value]) => (
+        <div key={key} className="break-all">
+          <dt className="inline font-medium">{key}: </dt>
+          <dd className="inline">{typeof value === 'string' ? value : key.endsWith('At') && typeof value === 'number' ? formatTime(value) : JSON.stringify(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export default async function AuditPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { slug } = await params;
+  const before = Number((await searchParams).before);
+  const actor = await requirePageActor(`/w/${slug}/audit`);
+  const [workspace, workspaces] = await Promise.all([orNotFound(getWorkspace(actor, slug)), listWorkspaces(actor.user.id)]);
+  if (!workspaceRoleCan(workspace.role, 'admin')) {
+    return (
+      <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="audit">
+        <ErrorNote>The audit log is open to the {rolesThatCan('admin')} of this workspace.</ErrorNote>
+      </WorkspaceFrame>
+    );
+  }
+  const page = await auditLog(actor, slug, Number.isSafeInteger(before) && before > 0 ? { before } : {});
+  return (
+    <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="audit">
+      <Card title="Audit log" label="Audit log">
+        {page.events.length === 0 ? (
+          <EmptyState>No events.</EmptyState>
+        ) : (
+          <ol aria-label="Audit events" className="divide-y divide-slate-100">
+            {page.events.map((event) => (
+              <li key={event.id} className="py-3">
+                <p className="text-sm">
+                  <code className="rounded bg-slate-100 px-1 text-xs">{event.action}</code>{' '}
+                  {event.target ? <span>{event.target.label ?? event.target.id} </span> : null}
+                  <span className="text-slate-600">by {event.actor ? `@${event.actor.handle}` : 'the system'}</span>
+                </p>
+                <p className="text-xs text-slate-500">{formatTime(event.createdAt)}</p>
+                <Details details={event.details} />
+              </li>
+            ))}
+          </ol>
+        )}
+        <div className="mt-4 flex gap-3">
+          {before ? (
+            <ButtonLink variant="secondary" href={`/w/${workspace.slug}/audit`}>
+              Newest
+            </ButtonLink>
+          ) : null}
+          {page.next !== null ? (
+            <ButtonLink variant="secondary" href={`/w/${workspace.slug}/audit?before=${page.next}`}>
+              Older events
+            </ButtonLink>
+          ) : null}
+        </div>
+      </Card>
+    </WorkspaceFrame>
+  );
+}

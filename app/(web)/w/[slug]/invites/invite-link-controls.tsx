@@ -1,0 +1,118 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import { ErrorNote } from '@/components/ui/card.tsx';
+import { Field, SelectField } from '@/components/ui/field.tsx';
+import type { InviteLinkResult } from '@/lib/schemas/workspaces.ts';
+import { api } from '@/lib/web/api-client.ts';
+import { useAction } from '@/lib/web/use-action.ts';
+
+export function CreateInviteLinkForm({ slug, roles }: { slug: string; roles: string[] }) {
+  const router = useRouter();
+  const { busy, error, run } = useAction();
+  const [created, setCreated] = useState<InviteLinkResult | null>(null);
+  const [copied, setCopied] = useState(false);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const email = String(data.get('email')).trim();
+    const maxUses = String(data.get('maxUses')).trim();
+    run(
+      () =>
+        api<InviteLinkResult>('POST', `/v1/workspaces/${slug}/invites`, {
+          role: data.get('role'),
+          ...(email && { email }),
+          maxUses: maxUses ? Number(maxUses) : null,
+          expiresInDays: Number(data.get('expiresInDays')),
+        }),
+      (result) => {
+        setCreated(result);
+        setCopied(false);
+        form.reset();
+        router.refresh();
+      },
+    );
+  }
+
+  async function copy(url: string) {
+    await navigator.clipboard.writeText(url);
+    setCopied(true);
+  }
+
+  return (
+    <div className="space-y-4">
+      <form onSubmit={submit} className="grid gap-3 sm:grid-cols-2">
+        <SelectField label="Role" name="role" defaultValue="member">
+          {roles.map((role) => (
+            <option key={role} value={role}>
+              {role}
+            </option>
+          ))}
+        </SelectField>
+        <Field
+          label="Only for this e-mail (optional)"
+          name="email"
+          type="email"
+          autoComplete="off"
+          hint="Only an account with this address can use the link; it is also e-mailed there when the server can send mail."
+        />
+        <Field label="Maximum uses (optional)" name="maxUses" type="number" min={1} max={10000} hint="Empty: any number of people until it expires." />
+        <Field label="Expires after (days)" name="expiresInDays" type="number" min={1} max={90} defaultValue={7} required />
+        <div className="sm:col-span-2">
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Creating…' : 'Create invite link'}
+          </Button>
+        </div>
+        {error ? (
+          <div className="sm:col-span-2">
+            <ErrorNote>{error}</ErrorNote>
+          </div>
+        ) : null}
+      </form>
+      {created ? (
+        <div className="rounded-md border border-green-300 bg-green-50 p-4" role="status" aria-label="New invite link">
+          <p className="text-sm font-medium text-green-900">
+            Copy the link now: it is shown only once.
+            {created.emailed ? ` It was also e-mailed to ${created.invite.email}.` : ''}
+          </p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <input
+              readOnly
+              aria-label="Invite link"
+              value={created.url}
+              onFocus={(event) => event.currentTarget.select()}
+              className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs"
+            />
+            <Button type="button" variant="secondary" onClick={() => copy(created.url)}>
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function RevokeInviteLinkButton({ slug, id }: { slug: string; id: string }) {
+  const { busy, error, run } = useAction();
+  return (
+    <div>
+      <Button
+        variant="secondary"
+        disabled={busy}
+        onClick={() => {
+          if (window.confirm('Revoke this invite link? Nobody can join with it afterwards.')) {
+            run(() => api('DELETE', `/v1/workspaces/${slug}/invites/${id}`));
+          }
+        }}
+      >
+        Revoke
+      </Button>
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import type { Metadata } from 'next';
+import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
+import { Card, EmptyState } from '@/components/ui/card.tsx';
+import { Cell, Table } from '@/components/ui/table.tsx';
+import { assignableRoles, mayRemoveMember, workspaceRoleCan } from '@/lib/access/capabilities.ts';
+import { requirePageActor } from '@/lib/auth/session.ts';
+import { formatDate } from '@/lib/web/format.ts';
+import { orNotFound } from '@/lib/web/page-data.ts';
+import { getWorkspace, listWorkspaces } from '@/lib/workspaces/workspaces.ts';
+import { InviteByHandleForm, RemoveMemberButton, RoleControl, WorkspaceDetailsForm } from './member-controls.tsx';
+
+export const metadata: Metadata = { title: 'Members' };
+export const dynamic = 'force-dynamic';
+
+function Person({ user }: { user: { handle: string; name: string | null } }) {
+  return (
+    <>
+      {user.name ? <span className="font-medium">{user.name} </span> : null}
+      <span className="text-slate-600">@{user.handle}</span>
+    </>
+  );
+}
+
+export default async function MembersPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const actor = await requirePageActor(`/w/${slug}`);
+  const [workspace, workspaces] = await Promise.all([orNotFound(getWorkspace(actor, slug)), listWorkspaces(actor.user.id)]);
+  const admin = workspaceRoleCan(workspace.role, 'admin');
+  const members = workspace.members.filter((m) => m.status === 'accepted');
+  const pending = workspace.members.filter((m) => m.status === 'pending');
+
+  return (
+    <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="members">
+      <Card title={`Members (${members.length})`}>
+        <Table headers={['Person', 'Role', 'Joined', '']} label="Members">
+          {members.map((m) => {
+            const self = m.user.id === actor.user.id;
+            return (
+              <tr key={m.user.id}>
+                <Cell>
+                  <Person user={m.user} />
+                  {self ? <span className="text-slate-500"> (you)</span> : null}
+                </Cell>
+                <Cell>
+                  <RoleControl slug={workspace.slug} handle={m.user.handle} role={m.role} options={assignableRoles(workspace.role, m.role)} />
+                </Cell>
+                <Cell>{m.joinedAt ? formatDate(m.joinedAt) : ''}</Cell>
+                <Cell>
+                  {self ? (
+                    <RemoveMemberButton slug={workspace.slug} handle={m.user.handle} kind="leave" />
+                  ) : mayRemoveMember(workspace.role, m.role) ? (
+                    <RemoveMemberButton slug={workspace.slug} handle={m.user.handle} kind="remove" />
+                  ) : null}
+                </Cell>
+              </tr>
+            );
+          })}
+        </Table>
+      </Card>
+
+      {admin ? (
+        <>
+          <Card title="Invite by handle">
+            <p className="mb-3 text-sm text-slate-600">
+              The person sees the invitation on their dashboard and joins when they accept it. To invite someone without an
+              account, make an <a className="text-brand underline" href={`/w/${workspace.slug}/invites`}>invite link</a>.
+            </p>
+            <InviteByHandleForm slug={workspace.slug} roles={assignableRoles(workspace.role)} />
+          </Card>
+
+          <Card title="Pending invitations">
+            {pending.length === 0 ? (
+              <EmptyState>No invitations waiting for an answer.</EmptyState>
+            ) : (
+              <Table headers={['Person', 'Offered role', 'Invited by', 'Invited', '']} label="Pending invitations">
+                {pending.map((m) => (
+                  <tr key={m.user.id}>
+                    <Cell>
+                      <Person user={m.user} />
+                    </Cell>
+                    <Cell>
+                      <RoleControl slug={workspace.slug} handle={m.user.handle} role={m.role} options={assignableRoles(workspace.role, m.role)} />
+                    </Cell>
+                    <Cell>{m.invitedBy ? `@${m.invitedBy.handle}` : ''}</Cell>
+                    <Cell>{formatDate(m.invitedAt)}</Cell>
+                    <Cell>
+                      {mayRemoveMember(workspace.role, m.role) ? <RemoveMemberButton slug={workspace.slug} handle={m.user.handle} kind="cancel" /> : null}
+                    </Cell>
+                  </tr>
+                ))}
+              </Table>
+            )}
+          </Card>
+
+          <Card title="Workspace details">
+            <WorkspaceDetailsForm slug={workspace.slug} name={workspace.name} />
+          </Card>
+        </>
+      ) : null}
+    </WorkspaceFrame>
+  );
+}

@@ -1,0 +1,17 @@
+import type { Metadata } from 'next';
+import { Page } from '@/components/page.tsx';
+import { requirePageActor } from '@/lib/auth/session.ts';
+import { CreateWorkspaceForm } from './create-workspace-form.tsx';
+
+export const metadata: Metadata = { title: 'New workspace' };
+export const dynamic = 'force-dynamic';
+
+export default async function NewWorkspacePage() {
+  const actor = await requirePageActor('/w/new');
+  return (
+    <Page actor={actor} title="New workspace" width="max-w-md">
+      <p className="mb-6 text-slate-600">You become its owner, and can invite others once it exists.</p>
+      <CreateWorkspaceForm />
+    </Page>
+  );
+}

@@ -1,0 +1,5 @@
+import { route } from '@/lib/http/route.ts';
+import { spacesApi } from '@/lib/schemas/spaces.ts';
+import { planPush } from '@/lib/spaces/publishing.ts';
+
+export const POST = route(spacesApi.plan, async ({ actor, params, body }) => planPush(actor, params.id, body.files));

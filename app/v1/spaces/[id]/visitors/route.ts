@@ -1,0 +1,5 @@
+import { route } from '@/lib/http/route.ts';
+import { spacesApi } from '@/lib/schemas/spaces.ts';
+import { visitorStats } from '@/lib/spaces/visitors.ts';
+
+export const GET = route(spacesApi.visitors, async ({ actor, params, query }) => visitorStats(actor, params.id, query.days));

@@ -1,0 +1,5 @@
+import { route } from '@/lib/http/route.ts';
+import { workspacesApi } from '@/lib/schemas/workspaces.ts';
+import { acceptInviteLink } from '@/lib/workspaces/invite-links.ts';
+
+export const POST = route(workspacesApi.acceptInvite, async ({ actor, body }) => acceptInviteLink(actor, body.token));

@@ -1,0 +1,5 @@
+import { auditLog } from '@/lib/audit/log.ts';
+import { route } from '@/lib/http/route.ts';
+import { workspacesApi } from '@/lib/schemas/workspaces.ts';
+
+export const GET = route(workspacesApi.audit, async ({ actor, params, query }) => auditLog(actor, params.slug, query));

@@ -1,0 +1,6 @@
+import { route } from '@/lib/http/route.ts';
+import { workspacesApi } from '@/lib/schemas/workspaces.ts';
+import { changeMemberRole, removeMember } from '@/lib/workspaces/members.ts';
+
+export const PATCH = route(workspacesApi.changeRole, async ({ actor, params, body }) => changeMemberRole(actor, params.slug, params.handle, body.role));
+export const DELETE = route(workspacesApi.removeMember, async ({ actor, params }) => removeMember(actor, params.slug, params.handle));

@@ -1,0 +1,412 @@
+import { z } from 'zod';
+import { SHA256_PATTERN } from '../storage/meter.ts';
+import { timestamp } from './common.ts';
+import { endpoint } from './endpoint.ts';
+import { user } from './common.ts';
+
+const tag = 'Spaces';
+const publishing = 'Spaces: publishing';
+const uploadsTag = 'Spaces: uploads';
+
+const spaceId = z.string().min(1).max(100);
+export const sha256 = z.string().regex(SHA256_PATTERN, 'must be 64 lowercase hexadecimal characters (a SHA-256)');
+const idParams = z.object({ id: spaceId });
+/** `{path...}`: Next gives the rest of the path as its segments. */
+const pathParams = z.object({ id: spaceId, path: z.array(z.string()).min(1) });
+const versionQuery = z.object({
+  v: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'must be a version number')
+    .transform(Number)
+    .optional()
+    .meta({ description: 'Version number; the latest when absent.' }),
+});
+
+export const visibility = z.enum(['public', 'members']);
+export const permissions = z
+  .object({ view: z.boolean(), comment: z.boolean(), push: z.boolean(), admin: z.boolean() })
+  .meta({ id: 'SpacePermissions', description: "What the caller may do with the space." });
+
+export const space = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    workspace: z.object({ id: z.string(), slug: z.string(), name: z.string() }),
+    visibility,
+    guestComments: z.boolean(),
+    guestWrites: z.boolean(),
+    viewers: z
+      .object({ users: z.array(user) })
+      .meta({ description: 'People outside the workspace who may view the space; listed only to callers who can push.' }),
+    passwordProtected: z.boolean(),
+    latestVersion: z.number().int().meta({ description: '0 before the first version.' }),
+    path: z.string().meta({ description: "The space's page in the web app." }),
+    url: z.string().meta({ description: 'Where the latest version is served to visitors.' }),
+    shareUrl: z.string().nullable().meta({ description: 'The url when anyone may open it (public spaces), else null.' }),
+    kind: z.enum(['repo', 'room', 'app']),
+    permissions,
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Space' });
+
+export const spaceHead = z
+  .object({
+    latestVersion: z.number().int(),
+    commentsUpdatedAt: timestamp,
+    uploads: z.number().int(),
+    uploadsUpdatedAt: timestamp.meta({ description: '0 when nothing was ever uploaded.' }),
+    liveUrl: z.string().optional(),
+  })
+  .meta({ id: 'SpaceHead' });
+
+export const fileEntry = z
+  .object({
+    path: z.string().min(1).meta({ description: 'Relative, "/"-separated; no "..", no empty segments, at most 1024 characters.' }),
+    sha256,
+    size: z.number().int().min(0),
+    contentType: z
+      .string()
+      .regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/, 'must be a media type such as text/html')
+      .max(255)
+      .optional()
+      .meta({ description: 'Served Content-Type; guessed from the extension when absent.' }),
+  })
+  .meta({ id: 'FileEntry' });
+
+export const fileRecord = z
+  .object({ path: z.string(), sha256, size: z.number().int(), contentType: z.string() })
+  .meta({ id: 'File' });
+
+export const diff = z
+  .object({
+    added: z.array(z.string()),
+    changed: z.array(z.string()),
+    removed: z.array(z.string()),
+    unchanged: z.number().int(),
+  })
+  .meta({ id: 'Diff', description: 'Paths added, changed and removed against the previous version, and how many stayed the same.' });
+
+export const version = z
+  .object({
+    number: z.number().int(),
+    message: z.string().nullable(),
+    author: user.nullable(),
+    createdAt: timestamp,
+    fileCount: z.number().int(),
+    bytes: z.number().int(),
+  })
+  .meta({ id: 'Version' });
+
+export const fileRead = z
+  .object({
+    versionNumber: z.number().int(),
+    file: fileRecord.extend({
+      text: z.boolean().meta({ description: 'False for binary files, whose content is empty: fetch rawUrl instead.' }),
+      truncated: z.boolean().meta({ description: 'True when a text file is longer than 1 MiB and content holds its first 1 MiB.' }),
+    }),
+    content: z.string(),
+    rawUrl: z.string().nullable(),
+  })
+  .meta({ id: 'FileRead' });
+
+export const historyEntry = z
+  .object({
+    version: z.number().int(),
+    change: z.enum(['added', 'changed', 'removed']),
+    sha256: sha256.nullable(),
+    size: z.number().int().nullable(),
+    message: z.string().nullable(),
+    author: user.nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'HistoryEntry' });
+
+export const downloadLink = z.object({ url: z.string(), expiresAt: timestamp }).meta({ id: 'DownloadLink' });
+
+export const upload = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    size: z.number().int(),
+    sha256,
+    contentType: z.string(),
+    uploadedBy: user.nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Upload' });
+
+const named = z.object({ name: z.string().min(1).max(255) });
+const count = z.object({ label: z.string(), views: z.number().int() });
+
+export const visitorStats = z
+  .object({
+    days: z.number().int(),
+    views: z.number().int(),
+    visitors: z.number().int().meta({ description: 'Sum of the daily unique visitors (uniqueness is only known within a day).' }),
+    signedIn: z.number().int().meta({ description: 'Distinct signed-in people.' }),
+    daily: z.array(z.object({ date: z.string(), views: z.number().int(), visitors: z.number().int() })),
+    countries: z.array(count),
+    referrers: z.array(count),
+    pages: z.array(count),
+    people: z.array(z.object({ user, views: z.number().int(), lastSeenAt: timestamp })),
+    recent: z.array(
+      z.object({ at: timestamp, path: z.string(), version: z.number().int().nullable(), country: z.string().nullable(), referrer: z.string().nullable(), user: user.nullable() }),
+    ),
+  })
+  .meta({ id: 'VisitorStats' });
+
+export const patchSpaceBody = z.object({
+  name: named.shape.name.optional(),
+  visibility: visibility.optional(),
+  guestComments: z.boolean().optional(),
+  guestWrites: z.boolean().optional(),
+  viewers: z
+    .object({ handles: z.array(z.string().min(1).max(39)).max(500) })
+    .optional()
+    .meta({ description: 'Replaces the list of viewers, by handle.' }),
+  password: z.string().min(1).max(200).nullable().optional().meta({ description: 'A password for visitors of a public space; null removes it.' }),
+});
+
+export const spacesApi = {
+  list: endpoint({
+    method: 'GET',
+    path: '/v1/spaces',
+    tag,
+    summary: "A workspace's spaces the caller can see, or every space the caller can push to",
+    auth: 'user',
+    query: z.object({ workspace: z.string().min(1).max(100).optional() }),
+    response: z.object({ spaces: z.array(space) }),
+    errors: [401],
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/v1/spaces',
+    tag,
+    summary: 'Create a space in a workspace the caller can push to',
+    auth: 'user',
+    body: z.object({ workspace: z.string().min(1).max(100).meta({ description: 'Slug or id.' }), name: named.shape.name, visibility: visibility.default('public') }),
+    response: space,
+    errors: [400, 401, 403, 404],
+  }),
+  get: endpoint({ method: 'GET', path: '/v1/spaces/{id}', tag, summary: 'A space', auth: 'optional', params: idParams, response: space, errors: [404] }),
+  patch: endpoint({
+    method: 'PATCH',
+    path: '/v1/spaces/{id}',
+    tag,
+    summary: "Change a space's name, visibility, guest rights, viewers or password (admin)",
+    auth: 'user',
+    params: idParams,
+    body: patchSpaceBody,
+    response: space,
+    errors: [400, 401, 403, 404],
+  }),
+  head: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/head',
+    tag,
+    summary: 'What changed lately: latest version, comments and uploads',
+    auth: 'optional',
+    params: idParams,
+    response: spaceHead,
+    errors: [401, 404],
+  }),
+  unlock: endpoint({
+    method: 'POST',
+    path: '/v1/spaces/{id}/unlock',
+    tag,
+    summary: 'Open a password-protected public space: a token for the X-Space-Token header or the site',
+    auth: 'optional',
+    params: idParams,
+    body: z.object({ password: z.string().max(200) }),
+    response: z.object({ token: z.string(), exp: timestamp }).meta({ id: 'SpaceUnlock' }),
+    errors: [400, 401, 404, 429],
+  }),
+  views: endpoint({
+    method: 'POST',
+    path: '/v1/spaces/{id}/views',
+    tag,
+    summary: 'Record a page view (not counted for people who can push)',
+    auth: 'optional',
+    params: idParams,
+    body: z.object({
+      path: z.string().min(1).max(1024),
+      version: z.number().int().min(1).nullable().optional(),
+      referrer: z.string().max(2048).nullable().optional(),
+    }),
+    response: null,
+    errors: [400, 401, 404],
+  }),
+  visitors: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/visitors',
+    tag,
+    summary: 'Visitor statistics (push)',
+    auth: 'user',
+    params: idParams,
+    query: z.object({
+      days: z
+        .string()
+        .regex(/^\d{1,2}$/, 'must be a whole number from 1 to 90')
+        .transform(Number)
+        .refine((n) => n >= 1 && n <= 90, 'must be a whole number from 1 to 90')
+        .default(30),
+    }),
+    response: visitorStats,
+    errors: [400, 401, 403, 404],
+  }),
+  plan: endpoint({
+    method: 'POST',
+    path: '/v1/spaces/{id}/push/plan',
+    tag: publishing,
+    summary: 'Compare a full file list with the latest version: which blobs to upload, and the diff',
+    auth: 'user',
+    params: idParams,
+    body: z.object({ files: z.array(fileEntry) }),
+    response: z.object({ baseVersion: z.number().int(), missing: z.array(z.string()), diff }).meta({ id: 'PushPlan' }),
+    errors: [400, 401, 403, 404, 413],
+  }),
+  putBlob: endpoint({
+    method: 'PUT',
+    path: '/v1/spaces/{id}/blobs/{sha256}',
+    tag: publishing,
+    summary: "Upload a file's bytes (raw body); refused with 400 when they do not match the hash",
+    auth: 'user',
+    params: z.object({ id: spaceId, sha256 }),
+    response: null,
+    errors: [400, 401, 403, 404, 413],
+  }),
+  commit: endpoint({
+    method: 'POST',
+    path: '/v1/spaces/{id}/versions',
+    tag: publishing,
+    summary: 'Commit a version from a full file list; all or nothing',
+    auth: 'user',
+    params: idParams,
+    body: z.object({ files: z.array(fileEntry), message: z.string().max(1000).optional() }),
+    response: z.object({ version: version.nullable().meta({ description: 'null when nothing changed.' }), diff, url: z.string() }).meta({ id: 'VersionCommit' }),
+    errors: [400, 401, 403, 404, 409, 413],
+  }),
+  versions: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/versions',
+    tag: publishing,
+    summary: 'Versions, newest first',
+    auth: 'optional',
+    params: idParams,
+    response: z.object({ versions: z.array(version) }),
+    errors: [401, 404],
+  }),
+  version: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/versions/{n}',
+    tag: publishing,
+    summary: 'One version with its files and its diff against the one before',
+    auth: 'optional',
+    params: z.object({ id: spaceId, n: z.union([z.literal('latest'), z.string().regex(/^[1-9]\d{0,8}$/, 'must be a version number or "latest"').transform(Number)]) }),
+    response: z.object({ version, files: z.array(fileRecord), diff }).meta({ id: 'VersionDetail' }),
+    errors: [400, 401, 404],
+  }),
+  file: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/files/{path...}',
+    tag: publishing,
+    summary: 'Read a file of a version as text',
+    auth: 'optional',
+    params: pathParams,
+    query: versionQuery,
+    response: fileRead,
+    errors: [400, 401, 404],
+  }),
+  history: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/history/{path...}',
+    tag: publishing,
+    summary: "A file's changes across versions, newest first",
+    auth: 'optional',
+    params: pathParams,
+    response: z.object({ entries: z.array(historyEntry) }),
+    errors: [400, 401, 404],
+  }),
+  download: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/download/{path...}',
+    tag: publishing,
+    summary: 'A file of a version as an attachment',
+    auth: 'optional',
+    params: pathParams,
+    query: versionQuery,
+    response: null,
+    status: 200,
+    errors: [400, 401, 404],
+  }),
+  downloadLink: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/download-link/{path...}',
+    tag: publishing,
+    summary: 'A /dl/<ticket> link to a file, valid 5 minutes, for browsers',
+    auth: 'optional',
+    params: pathParams,
+    query: versionQuery,
+    response: downloadLink,
+    errors: [400, 401, 404],
+  }),
+  uploads: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/uploads',
+    tag: uploadsTag,
+    summary: 'Uploads, newest first',
+    auth: 'optional',
+    params: idParams,
+    response: z.object({ uploads: z.array(upload) }),
+    errors: [401, 404],
+  }),
+  upload: endpoint({
+    method: 'POST',
+    path: '/v1/spaces/{id}/uploads',
+    tag: uploadsTag,
+    summary: 'Upload a file (raw body; Content-Length required; at most MAX_UPLOAD_BYTES)',
+    auth: 'user',
+    params: idParams,
+    query: named,
+    response: upload,
+    errors: [400, 401, 403, 404, 413],
+  }),
+  uploadRaw: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/uploads/{uploadId}/raw',
+    tag: uploadsTag,
+    summary: "An upload's bytes as an attachment",
+    auth: 'optional',
+    params: z.object({ id: spaceId, uploadId: z.string().min(1).max(100) }),
+    response: null,
+    status: 200,
+    errors: [401, 404],
+  }),
+  uploadLink: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/uploads/{uploadId}/link',
+    tag: uploadsTag,
+    summary: 'A /dl/<ticket> link to an upload, valid 5 minutes',
+    auth: 'optional',
+    params: z.object({ id: spaceId, uploadId: z.string().min(1).max(100) }),
+    response: downloadLink,
+    errors: [401, 404],
+  }),
+  deleteUpload: endpoint({
+    method: 'DELETE',
+    path: '/v1/spaces/{id}/uploads/{uploadId}',
+    tag: uploadsTag,
+    summary: 'Delete an upload (push)',
+    auth: 'user',
+    params: z.object({ id: spaceId, uploadId: z.string().min(1).max(100) }),
+    response: null,
+    errors: [401, 403, 404],
+  }),
+};
+
+export type Space = z.infer<typeof space>;
+export type FileEntryInput = z.infer<typeof fileEntry>;
+export type Diff = z.infer<typeof diff>;
+export type Version = z.infer<typeof version>;
+export type Upload = z.infer<typeof upload>;
+export type VisitorStats = z.infer<typeof visitorStats>;

@@ -1,0 +1,97 @@
+// What a caller may do with a space. Members of the space's workspace get what
+// their role's capabilities give (lib/access: view, comment, push; manage is a
+// space's admin). Everyone else depends on the space's visibility, its list of
+// viewers and its password:
+//
+// | caller                                  | view | comment          | push | admin |
+// |-----------------------------------------|------|------------------|------|-------|
+// | workspace member of any role            | by the role's capabilities         |
+// | listed in viewers                       | yes  | if guestComments | no   | no    |
+// | anyone else, space public, no password  | yes  | if guestComments | no   | no    |
+// | anyone else, public with a password     | with an unlock token, as above    |
+// | anyone else, visibility members         | nothing: the space is not found   |
+//
+// Pending invitations count for nothing. People with view skip the password
+// only through their role or the viewers list; everyone else unlocks.
+import type { Actor } from '../auth/tokens.ts';
+import { db } from '../db/client.ts';
+import type { SpaceVisibility, WorkspaceRole } from '../db/generated/client.ts';
+import { ApiError } from '../http/errors.ts';
+import { workspaceRoleCan } from '../access/capabilities.ts';
+
+export type SpacePermissions = { view: boolean; comment: boolean; push: boolean; admin: boolean };
+
+/** The fields of a space its access depends on. */
+export type SpaceForAccess = {
+  id: string;
+  workspaceId: string;
+  visibility: SpaceVisibility;
+  guestComments: boolean;
+  passwordHash: string | null;
+};
+
+export type Standing = {
+  /** The caller's accepted role in the space's workspace. */
+  role: WorkspaceRole | null;
+  /** Listed in the space's viewers. */
+  listedViewer: boolean;
+  /** Holds a valid unlock token for the space's password. */
+  unlocked: boolean;
+};
+
+const NONE: SpacePermissions = { view: false, comment: false, push: false, admin: false };
+
+export function permissionsFor(space: SpaceForAccess, standing: Standing): SpacePermissions {
+  const { role } = standing;
+  if (role) {
+    return {
+      view: workspaceRoleCan(role, 'view'),
+      comment: workspaceRoleCan(role, 'comment'),
+      push: workspaceRoleCan(role, 'push'),
+      admin: workspaceRoleCan(role, 'manage'),
+    };
+  }
+  const view = standing.listedViewer || (space.visibility === 'public' && (space.passwordHash === null || standing.unlocked));
+  return view ? { ...NONE, view: true, comment: space.guestComments } : NONE;
+}
+
+/** Whether the caller may know the space exists: 404 otherwise. */
+export function canSee(space: SpaceForAccess, permissions: SpacePermissions): boolean {
+  return permissions.view || space.visibility === 'public';
+}
+
+/** The caller's standing towards a space: their role and whether they are a listed viewer. */
+export async function standingOf(actor: Actor | null, space: SpaceForAccess, unlocked = false): Promise<Standing> {
+  if (!actor) return { role: null, listedViewer: false, unlocked };
+  const [membership, viewer] = await Promise.all([
+    db.membership.findUnique({
+      where: { workspaceId_userId: { workspaceId: space.workspaceId, userId: actor.user.id } },
+      select: { role: true, status: true },
+    }),
+    db.spaceViewer.findUnique({ where: { spaceId_userId: { spaceId: space.id, userId: actor.user.id } }, select: { userId: true } }),
+  ]);
+  return { role: membership?.status === 'accepted' ? membership.role : null, listedViewer: viewer !== null, unlocked };
+}
+
+export async function spacePermissions(actor: Actor | null, space: SpaceForAccess, unlocked = false): Promise<SpacePermissions> {
+  return permissionsFor(space, await standingOf(actor, space, unlocked));
+}
+
+export function notFound(id: string): ApiError {
+  return new ApiError('not_found', `No space ${id}, or you cannot see it.`);
+}
+
+/**
+ * Throws unless the caller has `need`: not_found when they may not know the
+ * space exists, unauthorized when a password would open it, forbidden otherwise.
+ */
+export function requirePermission(space: SpaceForAccess, permissions: SpacePermissions, need: keyof SpacePermissions): void {
+  if (permissions[need]) return;
+  if (!canSee(space, permissions)) throw notFound(space.id);
+  if (!permissions.view && space.passwordHash !== null) {
+    throw new ApiError('unauthorized', 'This space is protected by a password: unlock it first (POST /v1/spaces/{id}/unlock).');
+  }
+  if (!permissions.view) throw notFound(space.id);
+  const needs = { view: 'view', comment: 'comment on', push: 'push to', admin: 'administer' }[need];
+  throw new ApiError('forbidden', `You cannot ${needs} this space.`);
+}

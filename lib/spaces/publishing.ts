@@ -1,0 +1,287 @@
+// Publishing: the plan / blob / commit cycle, and reading versions, files,
+// history and downloads.
+//
+// A push sends its whole file list twice: to plan (which blobs the server
+// lacks, and the diff) and to commit. Both are a constant number of queries
+// whatever the number of files. A commit is one transaction that locks the
+// space row: racing commits get consecutive numbers, each a full snapshot of
+// what its pusher listed, with its diff against the version just before it.
+import type { Actor } from '../auth/tokens.ts';
+import { config } from '../config.ts';
+import { db, type PrismaClient } from '../db/client.ts';
+import { formatBytes } from '../format.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Diff, FileEntryInput, Version } from '../schemas/spaces.ts';
+import { blobStore } from '../storage/index.ts';
+import { attachment, contentTypeOf } from './content.ts';
+import { chunkEntries, chunkOf, chunkRefs, comparePaths, diffManifests, findEntry, loadChunks, manifestEntries, storeChunks, type ChunkRef, type Entry } from './manifest.ts';
+import { normalizePath } from './paths.ts';
+import { siteUrl, spaceWith, type Caller } from './spaces.ts';
+import { createTicket } from './tickets.ts';
+
+export const MAX_FILES = 200_000;
+/** Text longer than this is cut in file reads. */
+export const TEXT_LIMIT = 1024 * 1024;
+
+/** Normalises, checks and sorts a pushed file list. */
+function prepareEntries(files: FileEntryInput[]): Entry[] {
+  if (files.length > MAX_FILES) throw new ApiError('too_large', `A version holds at most ${MAX_FILES} files; this one lists ${files.length}.`);
+  const entries = files.map((f): Entry => {
+    const path = normalizePath(f.path);
+    if (f.size > config.maxUploadBytes) {
+      throw new ApiError('too_large', `${path} is ${formatBytes(f.size)}, over the limit of ${formatBytes(config.maxUploadBytes)} per file.`);
+    }
+    return { path, sha256: f.sha256, size: f.size, contentType: f.contentType ?? null };
+  });
+  entries.sort((a, b) => comparePaths(a.path, b.path));
+  for (let i = 1; i < entries.length; i++) {
+    if (entries[i].path === entries[i - 1].path) throw new ApiError('bad_request', `The file ${entries[i].path} is listed twice.`);
+  }
+  return entries;
+}
+
+/** The hashes among `hashes` that the workspace has not uploaded. */
+async function missingBlobs(workspaceId: string, hashes: string[]): Promise<string[]> {
+  const unique = [...new Set(hashes)];
+  if (!unique.length) return [];
+  const rows = await db.$queryRaw<{ sha256: string }[]>`
+    SELECT "sha256" FROM "WorkspaceBlob" WHERE "workspaceId" = ${workspaceId} AND "sha256" = ANY(${unique}::text[])`;
+  const have = new Set(rows.map((r) => r.sha256));
+  return unique.filter((h) => !have.has(h));
+}
+
+// A version's chunk index never changes once written.
+const refsCache = new Map<string, ChunkRef[]>();
+
+export async function versionRefs(spaceId: string, number: number, client: Pick<PrismaClient, 'version'> = db): Promise<ChunkRef[] | null> {
+  const key = `${spaceId}:${number}`;
+  const cached = refsCache.get(key);
+  if (cached) return cached;
+  const row = await client.version.findUnique({ where: { spaceId_number: { spaceId, number } }, select: { chunks: true } });
+  if (!row) return null;
+  const refs = row.chunks as ChunkRef[];
+  if (refsCache.size > 10_000) refsCache.clear();
+  refsCache.set(key, refs);
+  return refs;
+}
+
+const versionSelect = {
+  number: true,
+  message: true,
+  createdAt: true,
+  fileCount: true,
+  bytes: true,
+  author: { select: { id: true, handle: true, name: true } },
+} as const;
+
+type VersionRow = { number: number; message: string | null; createdAt: Date; fileCount: number; bytes: bigint; author: Version['author'] };
+
+function versionOut(row: VersionRow): Version {
+  return { number: row.number, message: row.message, author: row.author, createdAt: row.createdAt.getTime(), fileCount: row.fileCount, bytes: Number(row.bytes) };
+}
+
+export async function planPush(actor: Actor, id: string, files: FileEntryInput[]): Promise<{ baseVersion: number; missing: string[]; diff: Diff }> {
+  const { space } = await spaceWith({ actor }, id, 'push');
+  const entries = prepareEntries(files);
+  const chunks = chunkEntries(entries);
+  const [base, missing] = await Promise.all([
+    space.latestVersion ? versionRefs(space.id, space.latestVersion) : null,
+    missingBlobs(space.workspaceId, entries.map((e) => e.sha256)),
+  ]);
+  const diff = await diffManifests(base ?? [], chunkRefs(chunks), chunks);
+  return { baseVersion: space.latestVersion, missing, diff };
+}
+
+/**
+ * Stores a blob from the request body, streamed. A blob the workspace already
+ * has is a success without reading the body. Bytes stored by another
+ * workspace must still be sent once, which proves the pusher has them.
+ */
+export async function putBlob(actor: Actor, id: string, sha256: string, request: Request): Promise<void> {
+  const { space } = await spaceWith({ actor }, id, 'push');
+  const known = await db.workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId: space.workspaceId, sha256 } }, select: { sha256: true } });
+  if (known) {
+    await request.body?.cancel();
+    return;
+  }
+  const length = Number(request.headers.get('content-length') ?? NaN);
+  if (length > config.maxUploadBytes) throw new ApiError('too_large', `The file is larger than the limit of ${formatBytes(config.maxUploadBytes)}.`);
+  const body = request.body ?? new Response(new Uint8Array()).body!;
+  const stored = await blobStore().put(body, { sha256, maxBytes: config.maxUploadBytes });
+  await recordBlob(space.workspaceId, stored);
+}
+
+/** Notes that the workspace holds a stored blob. */
+export async function recordBlob(workspaceId: string, stored: { sha256: string; size: number }): Promise<void> {
+  await db.$transaction([
+    db.blob.createMany({ data: [{ sha256: stored.sha256, size: BigInt(stored.size) }], skipDuplicates: true }),
+    db.workspaceBlob.createMany({ data: [{ workspaceId, sha256: stored.sha256 }], skipDuplicates: true }),
+  ]);
+}
+
+const noChange = (diff: Diff) => !diff.added.length && !diff.changed.length && !diff.removed.length;
+
+export async function commitVersion(
+  actor: Actor,
+  id: string,
+  input: { files: FileEntryInput[]; message?: string },
+): Promise<{ version: Version | null; diff: Diff; url: string }> {
+  const { space } = await spaceWith({ actor }, id, 'push');
+  const entries = prepareEntries(input.files);
+  const missing = await missingBlobs(space.workspaceId, entries.map((e) => e.sha256));
+  if (missing.length) {
+    const example = entries.find((e) => e.sha256 === missing[0])!;
+    throw new ApiError(
+      'conflict',
+      `${missing.length} listed blob${missing.length === 1 ? ' is' : 's are'} missing (for example ${example.path}, sha256 ${missing[0]}). ` +
+        `Plan again and upload what it lists as missing, then commit.`,
+    );
+  }
+  const chunks = chunkEntries(entries);
+  const refs = chunkRefs(chunks);
+  const bytes = entries.reduce((sum, e) => sum + e.size, 0);
+  const url = siteUrl(space.id);
+  return db.$transaction(
+    async (tx) => {
+      const [locked] = await tx.$queryRaw<{ latestVersion: number }[]>`SELECT "latestVersion" FROM "Space" WHERE "id" = ${space.id} FOR UPDATE`;
+      const previous = locked.latestVersion;
+      const base = previous ? await versionRefs(space.id, previous, tx) : [];
+      const diff = await diffManifests(base ?? [], refs, chunks);
+      if (noChange(diff)) return { version: null, diff, url };
+      await storeChunks(chunks, tx);
+      const row = await tx.version.create({
+        data: { spaceId: space.id, number: previous + 1, message: input.message || null, authorId: actor.user.id, fileCount: entries.length, bytes: BigInt(bytes), chunks: refs },
+        select: versionSelect,
+      });
+      await tx.space.update({ where: { id: space.id }, data: { latestVersion: previous + 1 } });
+      return { version: versionOut(row), diff, url };
+    },
+    { maxWait: 30_000, timeout: 120_000 },
+  );
+}
+
+export async function listVersions(caller: Caller, id: string): Promise<Version[]> {
+  const { space } = await spaceWith(caller, id, 'view');
+  const rows = await db.version.findMany({ where: { spaceId: space.id }, orderBy: { number: 'desc' }, select: versionSelect });
+  return rows.map(versionOut);
+}
+
+function noVersion(number: number): ApiError {
+  return new ApiError('not_found', number === 0 ? 'Nothing has been published in this space yet.' : `No version ${number} in this space.`);
+}
+
+/** The version asked for (latest when absent) and its chunk index. */
+async function resolveVersion(spaceId: string, latest: number, asked: number | undefined): Promise<{ number: number; refs: ChunkRef[] }> {
+  const number = asked ?? latest;
+  const refs = number > 0 && number <= latest ? await versionRefs(spaceId, number) : null;
+  if (!refs) throw noVersion(number);
+  return { number, refs };
+}
+
+export async function versionDetail(caller: Caller, id: string, n: number | 'latest') {
+  const { space } = await spaceWith(caller, id, 'view');
+  const { number, refs } = await resolveVersion(space.id, space.latestVersion, n === 'latest' ? undefined : n);
+  const row = await db.version.findUniqueOrThrow({ where: { spaceId_number: { spaceId: space.id, number } }, select: versionSelect });
+  const before = number > 1 ? await versionRefs(space.id, number - 1) : [];
+  const [entries, diff] = await Promise.all([manifestEntries(refs), diffManifests(before ?? [], refs)]);
+  return { version: versionOut(row), files: entries.map(fileOut), diff };
+}
+
+function fileOut(entry: Entry) {
+  return { path: entry.path, sha256: entry.sha256, size: entry.size, contentType: contentTypeOf(entry.path, entry.contentType) };
+}
+
+/** A file of a version, for reading and downloads. */
+export async function locateFile(caller: Caller, id: string, segments: string[], v: number | undefined) {
+  const { space, permissions } = await spaceWith(caller, id, 'view');
+  const path = normalizePath(segments.join('/'));
+  const { number, refs } = await resolveVersion(space.id, space.latestVersion, v);
+  const entry = await findEntry(refs, path);
+  if (!entry) throw new ApiError('not_found', `No file ${path} in version ${number}.`);
+  return { space, permissions, number, entry };
+}
+
+/** Up to `limit` bytes from the start of a blob. */
+async function readPrefix(sha256: string, limit: number): Promise<Uint8Array> {
+  const stream = await blobStore().get(sha256);
+  if (!stream) throw new ApiError('not_found', 'The stored bytes of this file are missing.');
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    parts.push(chunk);
+    size += chunk.byteLength;
+    if (size >= limit) break;
+  }
+  return Buffer.concat(parts).subarray(0, limit);
+}
+
+/** Text when the bytes are UTF-8 without NUL; a cut at the limit may split the last character, which is dropped. */
+function asText(bytes: Uint8Array, cut: boolean): string | null {
+  if (bytes.includes(0)) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: cut });
+  } catch {
+    return null;
+  }
+}
+
+export async function readFile(caller: Caller, id: string, segments: string[], v: number | undefined) {
+  const { space, number, entry } = await locateFile(caller, id, segments, v);
+  const cut = entry.size > TEXT_LIMIT;
+  const text = asText(await readPrefix(entry.sha256, TEXT_LIMIT), cut);
+  return {
+    versionNumber: number,
+    file: { ...fileOut(entry), text: text !== null, truncated: text !== null && cut },
+    content: text ?? '',
+    rawUrl: `${siteUrl(space.id)}${entry.path.split('/').map(encodeURIComponent).join('/')}?v=${number}`,
+  };
+}
+
+export async function fileHistory(caller: Caller, id: string, segments: string[]) {
+  const { space } = await spaceWith(caller, id, 'view');
+  const path = normalizePath(segments.join('/'));
+  const versions = await db.version.findMany({ where: { spaceId: space.id }, orderBy: { number: 'asc' }, select: { ...versionSelect, chunks: true } });
+  const holders = versions.map((v) => chunkOf(v.chunks as ChunkRef[], path));
+  const chunks = await loadChunks([...new Set(holders.filter((r) => r !== null).map((r) => r.hash))]);
+  const entries = [];
+  let before: Entry | null = null;
+  for (const [i, version] of versions.entries()) {
+    const holder = holders[i];
+    const entry = holder ? (chunks.get(holder.hash)!.find((e) => e.path === path) ?? null) : null;
+    const change = !before && entry ? 'added' : before && !entry ? 'removed' : before && entry && before.sha256 !== entry.sha256 ? 'changed' : null;
+    if (change) {
+      entries.push({
+        version: version.number,
+        change,
+        sha256: entry?.sha256 ?? null,
+        size: entry?.size ?? null,
+        message: version.message,
+        author: version.author,
+        createdAt: version.createdAt.getTime(),
+      } as const);
+    }
+    before = entry;
+  }
+  if (!entries.length) throw new ApiError('not_found', `No file ${path} in any version.`);
+  return { entries: entries.reverse() };
+}
+
+const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+export async function downloadFile(caller: Caller, id: string, segments: string[], v: number | undefined, request: Request): Promise<Response> {
+  const { entry } = await locateFile(caller, id, segments, v);
+  return attachment(request, { sha256: entry.sha256, size: entry.size, contentType: contentTypeOf(entry.path, entry.contentType) }, basename(entry.path));
+}
+
+export async function downloadLink(caller: Caller, id: string, segments: string[], v: number | undefined) {
+  const { space, number, entry } = await locateFile(caller, id, segments, v);
+  return createTicket(space.id, { path: entry.path, version: number });
+}
+
+/** The file a /dl ticket names, as an attachment. */
+export async function sendVersionFile(request: Request, spaceId: string, path: string, number: number): Promise<Response> {
+  const refs = await versionRefs(spaceId, number);
+  const entry = refs ? await findEntry(refs, path) : null;
+  if (!entry) throw new ApiError('not_found', 'The file of this download link no longer exists.');
+  return attachment(request, { sha256: entry.sha256, size: entry.size, contentType: contentTypeOf(entry.path, entry.contentType) }, basename(entry.path));
+}

@@ -1,0 +1,188 @@
+// Space records: loading a space with what the caller may do, listing,
+// creating, changing, and the head summary.
+import type { Actor } from '../auth/tokens.ts';
+import { config } from '../config.ts';
+import { db, Prisma } from '../db/client.ts';
+import { ApiError } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import type { Space } from '../schemas/spaces.ts';
+import { permissionsFor, requirePermission, notFound, standingOf, type SpacePermissions } from './access.ts';
+import { hashPassword } from './password.ts';
+import { unlockTokenValid } from './unlock.ts';
+
+/**
+ * Who is asking: the signed-in person (or null) and, for a password-protected
+ * space, the unlock token they present (X-Space-Token header or site cookie).
+ */
+export type Caller = { actor: Actor | null; unlockToken?: string | null };
+
+/** The caller of an API route: the unlock token rides in the X-Space-Token header. */
+export function callerOf(actor: Actor | null, request: Request): Caller {
+  return { actor, unlockToken: request.headers.get('x-space-token') };
+}
+
+const spaceInclude = {
+  workspace: { select: { id: true, slug: true, name: true } },
+} satisfies Prisma.SpaceInclude;
+
+export type SpaceRow = Prisma.SpaceGetPayload<{ include: typeof spaceInclude }>;
+
+export type LoadedSpace = { space: SpaceRow; permissions: SpacePermissions };
+
+export function siteUrl(spaceId: string): string {
+  return `${config.contentBaseUrl}/s/${spaceId}/`;
+}
+
+/** The space and the caller's permissions; not_found when it does not exist or is hidden from them. */
+export async function loadSpace(caller: Caller, id: string): Promise<LoadedSpace> {
+  const space = await db.space.findUnique({ where: { id }, include: spaceInclude });
+  if (!space) throw notFound(id);
+  const standing = await standingOf(caller.actor, space);
+  let permissions = permissionsFor(space, standing);
+  if (!permissions.view && space.passwordHash !== null && caller.unlockToken && (await unlockTokenValid(space.id, caller.unlockToken))) {
+    permissions = permissionsFor(space, { ...standing, unlocked: true });
+  }
+  if (!permissions.view && space.visibility !== 'public') throw notFound(id);
+  return { space, permissions };
+}
+
+/** Loads the space and requires one permission of the caller (see access.ts for the statuses). */
+export async function spaceWith(caller: Caller, id: string, need: keyof SpacePermissions): Promise<LoadedSpace> {
+  const loaded = await loadSpace(caller, id);
+  requirePermission(loaded.space, loaded.permissions, need);
+  return loaded;
+}
+
+async function viewersOf(spaceIds: string[]): Promise<Map<string, { id: string; handle: string; name: string | null }[]>> {
+  const rows = await db.spaceViewer.findMany({
+    where: { spaceId: { in: spaceIds } },
+    select: { spaceId: true, user: { select: { id: true, handle: true, name: true } } },
+    orderBy: { createdAt: 'asc' },
+  });
+  const map = new Map<string, { id: string; handle: string; name: string | null }[]>();
+  for (const row of rows) map.set(row.spaceId, [...(map.get(row.spaceId) ?? []), row.user]);
+  return map;
+}
+
+function record(space: SpaceRow, permissions: SpacePermissions, viewers: { id: string; handle: string; name: string | null }[]): Space {
+  const url = siteUrl(space.id);
+  return {
+    id: space.id,
+    name: space.name,
+    workspace: space.workspace,
+    visibility: space.visibility,
+    guestComments: space.guestComments,
+    guestWrites: space.guestWrites,
+    viewers: { users: permissions.push ? viewers : [] },
+    passwordProtected: space.passwordHash !== null,
+    latestVersion: space.latestVersion,
+    path: `/spaces/${space.id}`,
+    url,
+    shareUrl: space.visibility === 'public' ? url : null,
+    kind: space.kind,
+    permissions,
+    createdAt: space.createdAt.getTime(),
+  };
+}
+
+export async function spaceRecord(loaded: LoadedSpace): Promise<Space> {
+  const viewers = loaded.permissions.push ? ((await viewersOf([loaded.space.id])).get(loaded.space.id) ?? []) : [];
+  return record(loaded.space, loaded.permissions, viewers);
+}
+
+export async function getSpace(caller: Caller, id: string): Promise<Space> {
+  return spaceRecord(await loadSpace(caller, id));
+}
+
+/**
+ * With a workspace (slug or id): its spaces the caller can see (an unknown
+ * workspace gives an empty list). Without: every space the caller can push to.
+ * Newest first.
+ */
+export async function listSpaces(actor: Actor, workspace: string | undefined): Promise<Space[]> {
+  const memberships = await db.membership.findMany({
+    where: { userId: actor.user.id, status: 'accepted', ...(workspace ? { workspace: { OR: [{ slug: workspace }, { id: workspace }] } } : { role: { in: ['owner', 'admin', 'member'] } }) },
+    select: { workspaceId: true, role: true },
+  });
+  const roles = new Map(memberships.map((m) => [m.workspaceId, m.role]));
+  const where: Prisma.SpaceWhereInput = workspace
+    ? {
+        workspace: { OR: [{ slug: workspace }, { id: workspace }] },
+        OR: [{ workspaceId: { in: [...roles.keys()] } }, { visibility: 'public' }, { viewers: { some: { userId: actor.user.id } } }],
+      }
+    : { workspaceId: { in: [...roles.keys()] } };
+  const spaces = await db.space.findMany({
+    where,
+    include: { ...spaceInclude, viewers: { where: { userId: actor.user.id }, select: { userId: true } } },
+    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+  });
+  const listed = spaces.map((space) => {
+    const permissions = permissionsFor(space, { role: roles.get(space.workspaceId) ?? null, listedViewer: space.viewers.length > 0, unlocked: false });
+    return { space, permissions };
+  });
+  const viewers = await viewersOf(listed.filter((l) => l.permissions.push).map((l) => l.space.id));
+  return listed.map(({ space, permissions }) => record(space, permissions, viewers.get(space.id) ?? []));
+}
+
+export async function createSpace(actor: Actor, input: { workspace: string; name: string; visibility: 'public' | 'members' }): Promise<Space> {
+  const workspace = await db.workspace.findFirst({
+    where: { OR: [{ slug: input.workspace }, { id: input.workspace }] },
+    select: { id: true, memberships: { where: { userId: actor.user.id, status: 'accepted' }, select: { role: true } } },
+  });
+  const role = workspace?.memberships[0]?.role;
+  if (!workspace || !role) throw new ApiError('not_found', `No workspace ${input.workspace}, or you are not a member.`);
+  if (role === 'viewer') throw new ApiError('forbidden', 'Viewers cannot create spaces in this workspace.');
+  const space = await db.space.create({
+    data: { id: newId('space'), workspaceId: workspace.id, name: input.name, visibility: input.visibility, createdById: actor.user.id },
+    include: spaceInclude,
+  });
+  return record(space, permissionsFor(space, { role, listedViewer: false, unlocked: false }), []);
+}
+
+export type SpacePatch = {
+  name?: string;
+  visibility?: 'public' | 'members';
+  guestComments?: boolean;
+  guestWrites?: boolean;
+  viewers?: { handles: string[] };
+  password?: string | null;
+};
+
+export async function patchSpace(actor: Actor, id: string, patch: SpacePatch): Promise<Space> {
+  const { space } = await spaceWith({ actor }, id, 'admin');
+  let viewerIds: string[] | undefined;
+  if (patch.viewers) {
+    const handles = [...new Set(patch.viewers.handles)];
+    const users = await db.user.findMany({ where: { handle: { in: handles } }, select: { id: true, handle: true } });
+    const unknown = handles.filter((h) => !users.some((u) => u.handle === h));
+    if (unknown.length) throw new ApiError('bad_request', `body.viewers.handles: no user ${unknown.map((h) => `@${h}`).join(', ')}.`);
+    viewerIds = users.map((u) => u.id);
+  }
+  const passwordHash = patch.password === undefined ? undefined : patch.password === null ? null : await hashPassword(patch.password);
+  await db.$transaction([
+    db.space.update({
+      where: { id: space.id },
+      data: { name: patch.name, visibility: patch.visibility, guestComments: patch.guestComments, guestWrites: patch.guestWrites, passwordHash },
+    }),
+    // A new or removed password closes every door the old one opened.
+    ...(passwordHash !== undefined ? [db.spaceAccessToken.deleteMany({ where: { spaceId: space.id, purpose: 'unlock' } })] : []),
+    ...(viewerIds
+      ? [
+          db.spaceViewer.deleteMany({ where: { spaceId: space.id, userId: { notIn: viewerIds } } }),
+          db.spaceViewer.createMany({ data: viewerIds.map((userId) => ({ spaceId: space.id, userId })), skipDuplicates: true }),
+        ]
+      : []),
+  ]);
+  return getSpace({ actor }, space.id);
+}
+
+export async function spaceHead(caller: Caller, id: string) {
+  const { space } = await spaceWith(caller, id, 'view');
+  const uploads = await db.upload.count({ where: { spaceId: space.id } });
+  return {
+    latestVersion: space.latestVersion,
+    commentsUpdatedAt: space.commentsUpdatedAt.getTime(),
+    uploads,
+    uploadsUpdatedAt: space.uploadsUpdatedAt?.getTime() ?? 0,
+  };
+}

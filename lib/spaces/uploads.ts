@@ -1,0 +1,106 @@
+// One-off uploads: files attached to a space outside its versions, stored in
+// the same content-addressed blob store. The body is raw bytes; Content-Length
+// is required (bad_request without it) and bounded by MAX_UPLOAD_BYTES
+// (too_large, answered before anything is read); a body shorter or longer
+// than its Content-Length is refused and nothing is kept.
+import { lookup } from 'mime-types';
+import type { Actor } from '../auth/tokens.ts';
+import { config } from '../config.ts';
+import { db } from '../db/client.ts';
+import { formatBytes } from '../format.ts';
+import { ApiError } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import type { Upload } from '../schemas/spaces.ts';
+import { blobStore } from '../storage/index.ts';
+import { attachment } from './content.ts';
+import { recordBlob } from './publishing.ts';
+import { spaceWith, type Caller } from './spaces.ts';
+import { createTicket } from './tickets.ts';
+
+const uploadSelect = {
+  id: true,
+  name: true,
+  size: true,
+  sha256: true,
+  contentType: true,
+  createdAt: true,
+  uploadedBy: { select: { id: true, handle: true, name: true } },
+} as const;
+
+type UploadRow = { id: string; name: string; size: bigint; sha256: string; contentType: string; createdAt: Date; uploadedBy: Upload['uploadedBy'] };
+
+function uploadOut(row: UploadRow): Upload {
+  return { id: row.id, name: row.name, size: Number(row.size), sha256: row.sha256, contentType: row.contentType, uploadedBy: row.uploadedBy, createdAt: row.createdAt.getTime() };
+}
+
+/** The declared type unless it says nothing (or is missing), else one guessed from the name. */
+function uploadType(name: string, declared: string | null): string {
+  const type = declared?.split(';')[0].trim().toLowerCase();
+  if (type && /^[\w.+-]+\/[\w.+-]+$/.test(type) && type !== 'application/octet-stream') return type;
+  return lookup(name) || 'application/octet-stream';
+}
+
+export async function listUploads(caller: Caller, id: string): Promise<Upload[]> {
+  const { space } = await spaceWith(caller, id, 'view');
+  const rows = await db.upload.findMany({ where: { spaceId: space.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: uploadSelect });
+  return rows.map(uploadOut);
+}
+
+export async function createUpload(actor: Actor, id: string, name: string, request: Request): Promise<Upload> {
+  const { space } = await spaceWith({ actor }, id, 'push');
+  if (/[/\\\u0000-\u001f]/.test(name)) throw new ApiError('bad_request', 'query.name: must be a file name without "/", "\\" or control characters.');
+  const header = request.headers.get('content-length');
+  if (header === null || !/^\d+$/.test(header)) throw new ApiError('bad_request', 'The Content-Length header is required: send the file as the raw request body.');
+  const length = Number(header);
+  if (length > config.maxUploadBytes) {
+    throw new ApiError('too_large', `The file is ${formatBytes(length)}, over the upload limit of ${formatBytes(config.maxUploadBytes)}.`);
+  }
+  const body = request.body ?? new Response(new Uint8Array()).body!;
+  const stored = await blobStore()
+    .put(body, { maxBytes: length })
+    .catch((error) => {
+      throw error instanceof ApiError && error.code === 'too_large' ? new ApiError('bad_request', `The body is longer than its Content-Length of ${length} bytes.`) : error;
+    });
+  if (stored.size !== length) throw new ApiError('bad_request', `The body has ${stored.size} bytes but Content-Length said ${length}.`);
+  await recordBlob(space.workspaceId, stored);
+  const now = new Date();
+  const [row] = await db.$transaction([
+    db.upload.create({
+      data: { id: newId('upload'), spaceId: space.id, name, size: BigInt(stored.size), sha256: stored.sha256, contentType: uploadType(name, request.headers.get('content-type')), uploadedById: actor.user.id, createdAt: now },
+      select: uploadSelect,
+    }),
+    db.space.update({ where: { id: space.id }, data: { uploadsUpdatedAt: now } }),
+  ]);
+  return uploadOut(row);
+}
+
+async function findUpload(spaceId: string, uploadId: string) {
+  const row = await db.upload.findFirst({ where: { id: uploadId, spaceId }, select: uploadSelect });
+  if (!row) throw new ApiError('not_found', `No upload ${uploadId} in this space.`);
+  return row;
+}
+
+export async function sendUpload(request: Request, spaceId: string, uploadId: string): Promise<Response> {
+  const row = await findUpload(spaceId, uploadId);
+  return attachment(request, { sha256: row.sha256, size: Number(row.size), contentType: row.contentType }, row.name);
+}
+
+export async function uploadRaw(caller: Caller, id: string, uploadId: string, request: Request): Promise<Response> {
+  const { space } = await spaceWith(caller, id, 'view');
+  return sendUpload(request, space.id, uploadId);
+}
+
+export async function uploadLink(caller: Caller, id: string, uploadId: string) {
+  const { space } = await spaceWith(caller, id, 'view');
+  const row = await findUpload(space.id, uploadId);
+  return createTicket(space.id, { uploadId: row.id });
+}
+
+export async function deleteUpload(actor: Actor, id: string, uploadId: string): Promise<void> {
+  const { space } = await spaceWith({ actor }, id, 'push');
+  const row = await findUpload(space.id, uploadId);
+  await db.$transaction([
+    db.upload.delete({ where: { id: row.id } }),
+    db.space.update({ where: { id: space.id }, data: { uploadsUpdatedAt: new Date() } }),
+  ]);
+}

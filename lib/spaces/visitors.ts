@@ -1,0 +1,126 @@
+// Visitor statistics. A view stores the page, version, referrer's host,
+// country (from a trusted proxy's headers) and, for signed-in people, who.
+// No IP address is stored: a visitor is the hash of address, user agent and
+// space with a salt made fresh each day and deleted the next, so visitors can
+// be counted within a day but never traced back or followed across days.
+// Views older than 90 days are deleted when a new day's salt is made.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Actor } from '../auth/tokens.ts';
+import { db } from '../db/client.ts';
+import { clientAddress, clientLocation } from '../http/client.ts';
+import type { VisitorStats } from '../schemas/spaces.ts';
+import { spaceWith, type Caller } from './spaces.ts';
+
+export const KEEP_DAYS = 90;
+const DAY = 24 * 60 * 60 * 1000;
+
+const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+let currentSalt: { day: string; salt: string } | null = null;
+
+async function saltOf(day: string): Promise<string> {
+  if (currentSalt?.day === day) return currentSalt.salt;
+  const created = await db.dailySalt.createMany({ data: [{ day, salt: randomBytes(32).toString('base64url') }], skipDuplicates: true });
+  if (created.count === 1) {
+    // The first view of a day prunes what is no longer kept.
+    await db.$transaction([
+      db.dailySalt.deleteMany({ where: { day: { lt: day } } }),
+      db.spaceView.deleteMany({ where: { at: { lt: new Date(Date.now() - KEEP_DAYS * DAY) } } }),
+    ]);
+  }
+  const { salt } = await db.dailySalt.findUniqueOrThrow({ where: { day } });
+  currentSalt = { day, salt };
+  return salt;
+}
+
+function referrerHost(referrer: string | null | undefined): string | null {
+  if (!referrer) return null;
+  try {
+    return new URL(referrer).host || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stores one view (callers decide whether it counts). */
+export async function storeView(
+  request: Request,
+  spaceId: string,
+  actor: Actor | null,
+  view: { path: string; version: number | null; referrer: string | null },
+): Promise<void> {
+  const now = Date.now();
+  const salt = await saltOf(utcDay(now));
+  const visitor = createHash('sha256')
+    .update(`${salt}\n${spaceId}\n${clientAddress(request) ?? ''}\n${request.headers.get('user-agent') ?? ''}`)
+    .digest('hex')
+    .slice(0, 32);
+  await db.spaceView.create({
+    data: {
+      spaceId,
+      at: new Date(now),
+      path: view.path.startsWith('/') ? view.path : `/${view.path}`,
+      version: view.version,
+      referrer: referrerHost(view.referrer),
+      country: clientLocation(request)?.country ?? null,
+      visitor,
+      userId: actor?.user.id ?? null,
+    },
+  });
+}
+
+/** The beacon: a view of a page the caller can see; people who can push are not counted. */
+export async function recordView(
+  caller: Caller,
+  id: string,
+  view: { path: string; version?: number | null; referrer?: string | null },
+  request: Request,
+): Promise<void> {
+  const { space, permissions } = await spaceWith(caller, id, 'view');
+  if (permissions.push) return;
+  await storeView(request, space.id, caller.actor, { path: view.path, version: view.version ?? null, referrer: view.referrer ?? null });
+}
+
+const TOP = 20;
+const RECENT = 50;
+
+export async function visitorStats(actor: Actor, id: string, days: number): Promise<VisitorStats> {
+  const { space } = await spaceWith({ actor }, id, 'push');
+  const today = Date.parse(`${utcDay(Date.now())}T00:00:00Z`);
+  const since = new Date(today - (days - 1) * DAY);
+  const where = { spaceId: space.id, at: { gte: since } };
+  const [daily, countries, referrers, pages, people, recent] = await Promise.all([
+    db.$queryRaw<{ date: string; views: number; visitors: number }[]>`
+      SELECT to_char("at" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "date", count(*)::int AS "views", count(DISTINCT "visitor")::int AS "visitors"
+      FROM "SpaceView" WHERE "spaceId" = ${space.id} AND "at" >= ${since} GROUP BY 1`,
+    db.spaceView.groupBy({ by: ['country'], where, _count: { _all: true }, orderBy: { _count: { country: 'desc' } }, take: TOP }),
+    db.spaceView.groupBy({ by: ['referrer'], where, _count: { _all: true }, orderBy: { _count: { referrer: 'desc' } }, take: TOP }),
+    db.spaceView.groupBy({ by: ['path'], where, _count: { _all: true }, orderBy: { _count: { path: 'desc' } }, take: TOP }),
+    db.spaceView.groupBy({ by: ['userId'], where: { ...where, userId: { not: null } }, _count: { _all: true }, _max: { at: true } }),
+    db.spaceView.findMany({ where, orderBy: { at: 'desc' }, take: RECENT, select: { at: true, path: true, version: true, country: true, referrer: true, userId: true } }),
+  ]);
+  const userIds = [...new Set([...people.map((p) => p.userId!), ...recent.flatMap((r) => (r.userId ? [r.userId] : []))])];
+  const users = new Map((await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, handle: true, name: true } })).map((u) => [u.id, u]));
+  const byDate = new Map(daily.map((d) => [d.date, d]));
+  const dailyFull = Array.from({ length: days }, (_, i) => {
+    const date = utcDay(since.getTime() + i * DAY);
+    return { date, views: byDate.get(date)?.views ?? 0, visitors: byDate.get(date)?.visitors ?? 0 };
+  });
+  const label = <T>(rows: T[], key: keyof T, none: string) =>
+    rows.map((r) => ({ label: ((r[key] as string | null) ?? none), views: (r as { _count: { _all: number } })._count._all }));
+  return {
+    days,
+    views: dailyFull.reduce((sum, d) => sum + d.views, 0),
+    visitors: dailyFull.reduce((sum, d) => sum + d.visitors, 0),
+    signedIn: people.filter((p) => users.has(p.userId!)).length,
+    daily: dailyFull,
+    countries: label(countries, 'country', 'Unknown'),
+    referrers: label(referrers, 'referrer', 'Direct'),
+    pages: label(pages, 'path', ''),
+    people: people
+      .filter((p) => users.has(p.userId!))
+      .map((p) => ({ user: users.get(p.userId!)!, views: p._count._all, lastSeenAt: p._max.at!.getTime() }))
+      .sort((a, b) => b.views - a.views || b.lastSeenAt - a.lastSeenAt),
+    recent: recent.map((r) => ({ at: r.at.getTime(), path: r.path, version: r.version, country: r.country, referrer: r.referrer, user: r.userId ? (users.get(r.userId) ?? null) : null })),
+  };
+}

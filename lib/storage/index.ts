@@ -1,0 +1,28 @@
+// Content-addressed blob storage behind one small interface: a blob is named
+// by the SHA-256 of its bytes. The filesystem store under DATA_DIR is the
+// default; a Vercel Blob store is used when BLOB_READ_WRITE_TOKEN is set.
+import path from 'node:path';
+import { config } from '../config.ts';
+import { filesystemStore } from './filesystem.ts';
+import { vercelBlobStore } from './vercel-blob.ts';
+
+export type StoredBlob = { sha256: string; size: number };
+
+export interface BlobStore {
+  /**
+   * Streams `body` into the store while hashing it; never holds it whole in
+   * memory. With `sha256`, bytes that hash to anything else are refused
+   * (bad_request) and nothing of them is kept; past `maxBytes` the write stops
+   * (too_large). A blob becomes visible only once it is complete.
+   */
+  put(body: ReadableStream<Uint8Array>, options: { sha256?: string; maxBytes: number }): Promise<StoredBlob>;
+  /** The blob's bytes, or null when the store lacks it. */
+  get(sha256: string): Promise<ReadableStream<Uint8Array> | null>;
+}
+
+let store: BlobStore | undefined;
+
+export function blobStore(): BlobStore {
+  store ??= config.blobToken ? vercelBlobStore(config.blobToken) : filesystemStore(path.join(config.dataDir, 'blobs'));
+  return store;
+}

@@ -1,0 +1,35 @@
+// Hashes and counts bytes as they stream through, and stops the stream once it
+// passes its size limit.
+import { createHash } from 'node:crypto';
+import { ApiError } from '../http/errors.ts';
+import { formatBytes } from '../format.ts';
+
+export const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+
+export function meter(maxBytes: number) {
+  const hash = createHash('sha256');
+  let size = 0;
+  let failure: ApiError | null = null;
+  const transform = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        failure = new ApiError('too_large', `The file is larger than the limit of ${formatBytes(maxBytes)}.`);
+        throw failure;
+      }
+      hash.update(chunk);
+      controller.enqueue(chunk);
+    },
+  });
+  return {
+    transform,
+    /** Call once the stream has ended. */
+    result: () => ({ sha256: hash.digest('hex'), size }),
+    /** The limit's error once passed; a store that sees the stream fail through another layer rethrows it. */
+    failure: () => failure,
+  };
+}
+
+export function hashMismatch(expected: string, actual: string): ApiError {
+  return new ApiError('bad_request', `The bytes do not match their hash: expected sha256 ${expected}, received ${actual}. Nothing was stored.`);
+}

@@ -1,0 +1,149 @@
+// Membership: invitations by handle (pending until accepted or declined), role
+// changes, removal and leaving. Who may do each is decided by lib/access; this
+// file keeps the rule that a workspace never loses its last owner.
+import { mayAssignRole, mayRemoveMember } from '../access/capabilities.ts';
+import { workspaceAccess, workspaceNotFound } from '../access/workspaces.ts';
+import { findUserByHandle } from '../accounts/users.ts';
+import type { Actor } from '../auth/tokens.ts';
+import { recordAudit } from '../audit/log.ts';
+import type { WorkspaceRole } from '../db/generated/client.ts';
+import { ApiError } from '../http/errors.ts';
+import { assertSeatFree } from './seats.ts';
+import { changeWorkspace, type Tx } from './transaction.ts';
+
+const ownersOnly = () => new ApiError('forbidden', 'Only an owner can make, change or remove an owner.');
+
+async function memberByHandle(tx: Tx, workspaceId: string, slug: string, handle: string) {
+  const membership = await tx.membership.findFirst({
+    where: { workspaceId, user: { handle } },
+    select: { role: true, status: true, user: { select: { id: true, handle: true } } },
+  });
+  if (!membership) throw new ApiError('not_found', `@${handle} is neither a member of "${slug}" nor invited to it.`);
+  return membership;
+}
+
+/** Refuses a change that would leave no accepted owner. Runs inside changeWorkspace. */
+async function assertAnotherOwner(tx: Tx, workspaceId: string, userId: string, message: string) {
+  const others = await tx.membership.count({ where: { workspaceId, role: 'owner', status: 'accepted', userId: { not: userId } } });
+  if (others === 0) throw new ApiError('conflict', message);
+}
+
+export async function inviteMember(actor: Actor, slug: string, input: { handle: string; role: WorkspaceRole }): Promise<void> {
+  await changeWorkspace({ slug }, async (tx) => {
+    const { workspace, role } = await workspaceAccess(actor.user.id, slug, 'admin', tx);
+    if (!mayAssignRole(role, null, input.role)) throw ownersOnly();
+    const invitee = await findUserByHandle(input.handle);
+    if (!invitee) throw new ApiError('not_found', `No user @${input.handle}.`);
+    const existing = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId: workspace.id, userId: invitee.id } } });
+    if (existing?.status === 'accepted') {
+      throw new ApiError('conflict', `@${input.handle} is already a member of "${slug}"; change their role instead.`);
+    }
+    // Inviting again someone who has not answered yet updates the offer.
+    await tx.membership.upsert({
+      where: { workspaceId_userId: { workspaceId: workspace.id, userId: invitee.id } },
+      create: { workspaceId: workspace.id, userId: invitee.id, role: input.role, status: 'pending', invitedById: actor.user.id },
+      update: { role: input.role, invitedById: actor.user.id },
+    });
+    await recordAudit(tx, {
+      workspaceId: workspace.id,
+      actor: actor.user,
+      action: 'member.invited',
+      target: { type: 'user', id: invitee.id, label: invitee.handle },
+      details: { role: input.role },
+    });
+  });
+}
+
+export async function changeMemberRole(actor: Actor, slug: string, handle: string, next: WorkspaceRole): Promise<void> {
+  await changeWorkspace({ slug }, async (tx) => {
+    const { workspace, role } = await workspaceAccess(actor.user.id, slug, 'admin', tx);
+    const target = await memberByHandle(tx, workspace.id, slug, handle);
+    if (!mayAssignRole(role, target.role, next)) throw ownersOnly();
+    if (target.role === next) return;
+    if (target.status === 'accepted' && target.role === 'owner') {
+      await assertAnotherOwner(tx, workspace.id, target.user.id, `@${handle} is the only owner of "${slug}"; make someone else owner first.`);
+    }
+    await tx.membership.update({ where: { workspaceId_userId: { workspaceId: workspace.id, userId: target.user.id } }, data: { role: next } });
+    await recordAudit(tx, {
+      workspaceId: workspace.id,
+      actor: actor.user,
+      action: 'member.role_changed',
+      target: { type: 'user', id: target.user.id, label: target.user.handle },
+      details: { from: target.role, to: next, ...(target.status === 'pending' && { pending: true }) },
+    });
+  });
+}
+
+/** Removes a member or cancels an invitation (owners and admins), or leaves (oneself). */
+export async function removeMember(actor: Actor, slug: string, handle: string): Promise<void> {
+  await changeWorkspace({ slug }, async (tx) => {
+    const leaving = handle === actor.user.handle;
+    const { workspace, role } = await workspaceAccess(actor.user.id, slug, leaving ? 'view' : 'admin', tx);
+    const target = await memberByHandle(tx, workspace.id, slug, handle);
+    if (!leaving && !mayRemoveMember(role, target.role)) throw ownersOnly();
+    if (target.status === 'accepted' && target.role === 'owner') {
+      await assertAnotherOwner(
+        tx,
+        workspace.id,
+        target.user.id,
+        leaving
+          ? `You are the only owner of "${slug}": make someone else owner before you leave.`
+          : `@${handle} is the only owner of "${slug}"; make someone else owner first.`,
+      );
+    }
+    await tx.membership.delete({ where: { workspaceId_userId: { workspaceId: workspace.id, userId: target.user.id } } });
+    await recordAudit(tx, {
+      workspaceId: workspace.id,
+      actor: actor.user,
+      action: leaving ? 'member.left' : target.status === 'pending' ? 'member.invitation_cancelled' : 'member.removed',
+      target: { type: 'user', id: target.user.id, label: target.user.handle },
+      details: { role: target.role },
+    });
+  });
+}
+
+async function pendingInvitation(tx: Tx, actor: Actor, slug: string) {
+  const membership = await tx.membership.findFirst({
+    where: { userId: actor.user.id, workspace: { slug } },
+    select: { role: true, status: true, workspace: { select: { id: true, slug: true, plan: true } } },
+  });
+  if (!membership) throw workspaceNotFound(slug);
+  return membership;
+}
+
+/** Accepting twice is harmless: an accepted member's accept changes nothing. */
+export async function acceptInvitation(actor: Actor, slug: string): Promise<void> {
+  await changeWorkspace({ slug }, async (tx) => {
+    const invitation = await pendingInvitation(tx, actor, slug);
+    if (invitation.status === 'accepted') return;
+    await assertSeatFree(tx, invitation.workspace);
+    await tx.membership.update({
+      where: { workspaceId_userId: { workspaceId: invitation.workspace.id, userId: actor.user.id } },
+      data: { status: 'accepted', acceptedAt: new Date() },
+    });
+    await recordAudit(tx, {
+      workspaceId: invitation.workspace.id,
+      actor: actor.user,
+      action: 'member.joined',
+      target: { type: 'user', id: actor.user.id, label: actor.user.handle },
+      details: { role: invitation.role, via: 'invitation' },
+    });
+  });
+}
+
+export async function declineInvitation(actor: Actor, slug: string): Promise<void> {
+  await changeWorkspace({ slug }, async (tx) => {
+    const invitation = await pendingInvitation(tx, actor, slug);
+    if (invitation.status === 'accepted') {
+      throw new ApiError('not_found', `You have no invitation to "${slug}": you are already a member (to leave, remove yourself).`);
+    }
+    await tx.membership.delete({ where: { workspaceId_userId: { workspaceId: invitation.workspace.id, userId: actor.user.id } } });
+    await recordAudit(tx, {
+      workspaceId: invitation.workspace.id,
+      actor: actor.user,
+      action: 'member.declined',
+      target: { type: 'user', id: actor.user.id, label: actor.user.handle },
+      details: { role: invitation.role },
+    });
+  });
+}

@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '@/lib/http/errors.ts';
+import { filesystemStore } from '@/lib/storage/filesystem.ts';
+import type { BlobStore } from '@/lib/storage/index.ts';
+import { vercelBlobStore } from '@/lib/storage/vercel-blob.ts';
+import { startBlobStandIn } from '../vercel-blob-stand-in.ts';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const stream = (text: string) => new Response(text).body!;
+
+async function files(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
+
+async function code(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    return error instanceof ApiError ? error.code : String(error);
+  }
+}
+
+function contract(name: string, make: () => Promise<{ store: BlobStore; stored: () => Promise<string[]> }>) {
+  describe(name, () => {
+    it('stores bytes under their hash and reads them back', async () => {
+      const { store } = await make();
+      expect(await store.put(stream('hello'), { sha256: sha('hello'), maxBytes: 100 })).toEqual({ sha256: sha('hello'), size: 5 });
+      expect(await new Response(await store.get(sha('hello'))).text()).toBe('hello');
+      expect(await store.put(stream('no hash given'), { maxBytes: 100 })).toEqual({ sha256: sha('no hash given'), size: 13 });
+      expect(await store.get(sha('never stored'))).toBeNull();
+    });
+
+    it('refuses bytes that do not match the hash and keeps nothing of them', async () => {
+      const { store, stored } = await make();
+      const before = await stored();
+      expect(await code(store.put(stream('actual'), { sha256: sha('expected'), maxBytes: 100 }))).toBe('bad_request');
+      expect(await stored()).toEqual(before);
+      expect(await store.get(sha('actual'))).toBeNull();
+    });
+
+    it('stops past the size limit and keeps nothing', async () => {
+      const { store, stored } = await make();
+      const before = await stored();
+      expect(await code(store.put(stream('x'.repeat(1000)), { maxBytes: 999 }))).toBe('too_large');
+      expect(await stored()).toEqual(before);
+    });
+
+    it('takes the same blob twice at once', async () => {
+      const { store } = await make();
+      await Promise.all([1, 2, 3].map(() => store.put(stream('twice'), { sha256: sha('twice'), maxBytes: 100 })));
+      expect(await new Response(await store.get(sha('twice'))).text()).toBe('twice');
+    });
+  });
+}
+
+contract('filesystem store', async () => {
+  const root = await mkdtemp(path.join(tmpdir(), 'atrium-blobs-'));
+  return { store: filesystemStore(root), stored: () => files(root) };
+});
+
+describe('filesystem store layout', () => {
+  it('names blobs ab/cd/<sha256> and leaves no temporary file behind', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'atrium-blobs-'));
+    const store = filesystemStore(root);
+    await store.put(stream('layout'), { maxBytes: 100 });
+    await code(store.put(stream('mismatch'), { sha256: sha('other'), maxBytes: 100 }));
+    const hash = sha('layout');
+    expect(await files(root)).toEqual([path.join(hash.slice(0, 2), hash.slice(2, 4), hash)]);
+  });
+});
+
+describe('Vercel Blob store against a local stand-in', () => {
+  const token = 'vercel_blob_rw_teststore_secret123';
+  let standIn: Awaited<ReturnType<typeof startBlobStandIn>>;
+  beforeAll(async () => {
+    standIn = await startBlobStandIn(token);
+    process.env.VERCEL_BLOB_API_URL = standIn.apiUrl;
+    process.env.VERCEL_BLOB_RETRIES = '0';
+  });
+  afterAll(async () => {
+    delete process.env.VERCEL_BLOB_API_URL;
+    await standIn.close();
+  });
+
+  contract('contract', async () => ({ store: vercelBlobStore(token), stored: async () => [...standIn.blobs.keys()].sort() }));
+
+  it('keeps blobs as blobs/<sha256>, private, with nothing left under tmp/', async () => {
+    await vercelBlobStore(token).put(stream('named'), { maxBytes: 100 });
+    expect(standIn.blobs.has(`blobs/${sha('named')}`)).toBe(true);
+    expect([...standIn.blobs.keys()].filter((k) => k.startsWith('tmp/'))).toEqual([]);
+  });
+});
