@@ -5,8 +5,11 @@ import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { Cli } from './cli.ts';
 
-async function apiToken(request: APIRequestContext, handle: string): Promise<string> {
-  return (await (await request.post('/v1/auth/dev-login', { data: { handle, label: 'cli' } })).json()).token;
+/** A token of a new person each run, so that no earlier run's blobs or spaces count. */
+async function newPerson(request: APIRequestContext, name: string): Promise<{ handle: string; env: Record<string, string> }> {
+  const handle = `${name}-${randomBytes(3).toString('hex')}`;
+  const { token } = await (await request.post('/v1/auth/dev-login', { data: { handle, label: 'cli' } })).json();
+  return { handle, env: { ATRIUM_TOKEN: token } };
 }
 
 function folder(files: Record<string, string | Buffer>): string {
@@ -26,7 +29,7 @@ function listFiles(root: string): string[] {
 }
 
 test('init, push, re-push one change, and pull back byte for byte', async ({ request, baseURL }) => {
-  const env = { ATRIUM_TOKEN: await apiToken(request, 'cli-publisher') };
+  const { handle, env } = await newPerson(request, 'cli-publisher');
   const cli = new Cli(baseURL!);
   const site = folder({
     'index.html': '<h1>Hello</h1>',
@@ -66,18 +69,18 @@ test('init, push, re-push one change, and pull back byte for byte', async ({ req
   for (const file of listFiles(copy)) expect(readFileSync(path.join(copy, file)).equals(readFileSync(path.join(site, file)))).toBe(true);
 
   const old = mkdtempSync(path.join(tmpdir(), 'atrium-pull-'));
-  await cli.run(['pull', old, '--space', spaceId, '--version', '1'], env);
+  await cli.run(['pull', old, '--space', spaceId, '--at', '1'], env);
   expect(readFileSync(path.join(old, 'index.html'), 'utf8')).toBe('<h1>Hello</h1>');
 
   const versions = await cli.run(['versions', '--space', spaceId], env);
-  expect(versions.stdout).toMatch(/2 .* @cli-publisher .* Second/);
+  expect(versions.stdout).toMatch(new RegExp(`2 .* @${handle} .* Second`));
   const history = await cli.run(['history', 'index.html', '--space', spaceId], env);
   expect(history.stdout).toMatch(/2\s+changed/);
   expect(history.stdout).toMatch(/1\s+added/);
 });
 
 test('an interrupted push finishes by running it again, uploading only what is left', async ({ request, baseURL }) => {
-  const env = { ATRIUM_TOKEN: await apiToken(request, 'cli-resumer') };
+  const { env } = await newPerson(request, 'cli-resumer');
   const cli = new Cli(baseURL!);
   const files: Record<string, Buffer> = {};
   for (let i = 0; i < 120; i++) files[`data/file-${i}.bin`] = randomBytes(100_000);
@@ -97,7 +100,7 @@ test('an interrupted push finishes by running it again, uploading only what is l
 });
 
 test('an unknown space is a clear error with the next step', async ({ request, baseURL }) => {
-  const env = { ATRIUM_TOKEN: await apiToken(request, 'cli-lost') };
+  const { env } = await newPerson(request, 'cli-lost');
   const cli = new Cli(baseURL!);
   const site = folder({ 'index.html': 'x' });
   const result = await cli.run(['push', site, '--space', 'sp_doesnotexist'], env);
@@ -107,4 +110,40 @@ test('an unknown space is a clear error with the next step', async ({ request, b
   expect(unlinked.code).toBe(1);
   expect(unlinked.stderr).toContain('not linked');
   expect(unlinked.stderr).toContain('atrium init');
+});
+
+test('uploads: add, list, fetch back, link, remove', async ({ request, baseURL }) => {
+  const { env } = await newPerson(request, 'cli-uploader');
+  const cli = new Cli(baseURL!);
+  const site = folder({ 'index.html': 'x', 'report.pdf': randomBytes(50_000) });
+  expect((await cli.run(['init', site, '--name', 'With uploads'], env)).code).toBe(0);
+  const spaceId = JSON.parse(readFileSync(path.join(site, '.atrium/space.json'), 'utf8')).spaceId;
+
+  const added = JSON.parse((await cli.run(['uploads', 'add', path.join(site, 'report.pdf'), '--space', spaceId, '--json'], env)).stdout);
+  expect(added).toMatchObject({ name: 'report.pdf', size: 50_000 });
+  expect((await cli.run(['uploads', '--space', spaceId], env)).stdout).toContain('report.pdf');
+
+  const copy = path.join(mkdtempSync(path.join(tmpdir(), 'atrium-upload-')), 'copy.pdf');
+  expect((await cli.run(['uploads', 'get', added.id, '--space', spaceId, '-o', copy], env)).code).toBe(0);
+  expect(readFileSync(copy).equals(readFileSync(path.join(site, 'report.pdf')))).toBe(true);
+  expect((await cli.run(['uploads', 'get', added.id, '--space', spaceId, '--link'], env)).stdout).toMatch(new RegExp(`^${baseURL}/dl/`));
+
+  expect((await cli.run(['uploads', 'rm', added.id, '--space', spaceId], env)).code).toBe(0);
+  expect((await cli.run(['uploads', '--space', spaceId], env)).stdout).toContain('No uploads');
+});
+
+test('workspaces: create, list, invite by handle, members', async ({ request, baseURL }) => {
+  const owner = await newPerson(request, 'cli-owner');
+  const guest = await newPerson(request, 'cli-guest');
+  const cli = new Cli(baseURL!);
+  const slug = `team-${randomBytes(3).toString('hex')}`;
+  expect((await cli.run(['workspaces', 'create', slug, '--name', 'CLI Team'], owner.env)).code).toBe(0);
+  expect((await cli.run(['workspaces'], owner.env)).stdout).toMatch(new RegExp(`${slug}\\s+CLI Team\\s+owner`));
+  const invite = await cli.run(['workspaces', 'invite', slug, `@${guest.handle}`, '--role', 'admin'], owner.env);
+  expect(invite.code, invite.stderr).toBe(0);
+  const members = await cli.run(['workspaces', 'members', slug], owner.env);
+  expect(members.stdout).toMatch(new RegExp(`@${guest.handle}\\s.*admin\\s+invited`));
+  const stranger = await cli.run(['workspaces', 'members', slug], guest.env);
+  expect(stranger.code).toBe(1);
+  expect(stranger.stderr).toContain('Check the name or id');
 });

@@ -49,6 +49,11 @@ async function push(this: Command, dir: string | undefined, options: { message?:
     throw new CliError(`This folder is linked to a space on ${link.server}, not ${client.server}.`, 'Pass --space <id> to push elsewhere.');
   }
 
+  const spacePath = `/v1/spaces/${encodeURIComponent(spaceId)}`;
+  // Fail on an unknown space or a missing right before reading the whole folder.
+  const space = await client.get<{ name: string; permissions: { push: boolean } }>(spacePath);
+  if (!space.permissions.push) throw new CliError(`You cannot push to ${space.name} (${spaceId}).`, 'Ask an admin of its workspace for the member role.');
+
   const { files, outsideLinks } = await walk(root);
   for (const link of outsideLinks) note(`Skipping ${link}: it links to something outside the folder.`);
   if (files.length === 0) throw new CliError(`There is nothing to push in ${root}.`);
@@ -60,7 +65,6 @@ async function push(this: Command, dir: string | undefined, options: { message?:
 
   const entries: FileEntry[] = files.map((f) => ({ path: f.path, sha256: hashes.get(f.path)!, size: f.size }));
   const local = new Map(files.map((f) => [hashes.get(f.path)!, { absolute: f.absolute, size: f.size }]));
-  const spacePath = `/v1/spaces/${encodeURIComponent(spaceId)}`;
 
   const plan = await client.post<Plan>(`${spacePath}/push/plan`, { files: entries });
   if (options.dryRun) {

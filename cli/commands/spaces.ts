@@ -154,9 +154,9 @@ async function saveDownload(response: Response, target: string, sha256?: string)
   }
 }
 
-async function download(this: Command, file: string, options: { version?: string; output?: string }) {
+async function download(this: Command, file: string, options: { at?: string; output?: string }) {
   const client = await signedInClient(this);
-  const response = await client.download(`${spacePath(await spaceIdFor(this))}/download/${filePath(file)}`, { v: options.version });
+  const response = await client.download(`${spacePath(await spaceIdFor(this))}/download/${filePath(file)}`, { v: options.at });
   if (!options.output) {
     await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), process.stdout);
     return;
@@ -164,12 +164,12 @@ async function download(this: Command, file: string, options: { version?: string
   await saveDownload(response, path.resolve(options.output));
 }
 
-async function pull(this: Command, dir: string | undefined, options: { version?: string }) {
+async function pull(this: Command, dir: string | undefined, options: { at?: string }) {
   const { json } = globalOptions(this);
   const root = path.resolve(dir ?? '.');
   const client = await signedInClient(this);
   const spaceId = await spaceIdFor(this, root);
-  const detail = await client.get<{ version: Version; files: FileRecord[] }>(`${spacePath(spaceId)}/versions/${options.version ?? 'latest'}`);
+  const detail = await client.get<{ version: Version; files: FileRecord[] }>(`${spacePath(spaceId)}/versions/${options.at ?? 'latest'}`);
   const progress = new Progress('Downloading', detail.files.length, detail.files.reduce((n, f) => n + f.size, 0), !json);
   await eachLimit(detail.files, 8, async (file) => {
     const target = path.resolve(root, ...file.path.split('/'));
@@ -242,15 +242,15 @@ export function register(program: Command) {
 
   withSpaceOption(program.command('download <path>'))
     .description('Download one file of a version to standard output or a file')
-    .option('-v, --version <n>', 'the version (default: the latest)')
+    .option('--at <version>', 'the version number (default: the latest)')
     .option('-o, --output <file>', 'write to this file instead of standard output')
-    .addHelpText('after', '\nExample:\n  $ atrium download docs/guide.pdf -o guide.pdf')
+    .addHelpText('after', '\nExample:\n  $ atrium download docs/guide.pdf --at 3 -o guide.pdf')
     .action(download);
 
   withSpaceOption(program.command('pull [dir]'))
     .description('Download a whole version into a folder (default: the current one), checking every hash')
-    .option('-v, --version <n>', 'the version (default: the latest)')
-    .addHelpText('after', '\nExample:\n  $ atrium pull ./copy --space sp_k3j9x0q2m5v8b1n4c7z6a --version 3')
+    .option('--at <version>', 'the version number (default: the latest)')
+    .addHelpText('after', '\nExample:\n  $ atrium pull ./copy --space sp_k3j9x0q2m5v8b1n4c7z6a --at 3')
     .action(pull);
 }
 
