@@ -1,0 +1,109 @@
+// atrium push: publish a folder as a new version of a space. Only blobs the
+// server lacks are uploaded; an interrupted push resumes when run again.
+import path from 'node:path';
+import type { Command } from 'commander';
+import { ApiRequestError, type ApiClient } from '../client.ts';
+import { globalOptions, signedInClient } from '../context.ts';
+import { CliError, note, printJson, say } from '../output.ts';
+import { eachLimit } from '../pool.ts';
+import { formatBytes, Progress } from '../progress.ts';
+import { hashFiles } from '../push/hash.ts';
+import { walk } from '../push/walk.ts';
+import { readLink, spaceIdFor, withSpaceOption } from '../space-link.ts';
+
+type FileEntry = { path: string; sha256: string; size: number };
+type Diff = { added: string[]; changed: string[]; removed: string[]; unchanged: number };
+type Plan = { baseVersion: number; missing: string[]; diff: Diff };
+type Commit = { version: { number: number; fileCount: number; bytes: number } | null; diff: Diff; url: string };
+
+const UPLOAD_CONCURRENCY = 8;
+
+export function describeDiff(diff: Diff): string {
+  return `${diff.added.length} added, ${diff.changed.length} changed, ${diff.removed.length} removed, ${diff.unchanged} unchanged`;
+}
+
+function printDiff(diff: Diff) {
+  for (const p of diff.added) say(`+ ${p}`);
+  for (const p of diff.changed) say(`~ ${p}`);
+  for (const p of diff.removed) say(`- ${p}`);
+  say(describeDiff(diff));
+}
+
+async function upload(client: ApiClient, spaceId: string, missing: string[], local: Map<string, { absolute: string; size: number }>, json: boolean) {
+  const blobs = [...new Set(missing)].map((sha) => ({ sha, ...local.get(sha)! }));
+  const progress = new Progress('Uploading', blobs.length, blobs.reduce((n, b) => n + b.size, 0), !json);
+  await eachLimit(blobs, UPLOAD_CONCURRENCY, async (blob) => {
+    await client.sendFile('PUT', `/v1/spaces/${encodeURIComponent(spaceId)}/blobs/${blob.sha}`, blob.absolute, blob.size);
+    progress.add(1, blob.size);
+  });
+  progress.done();
+}
+
+async function push(this: Command, dir: string | undefined, options: { message?: string; dryRun?: boolean }) {
+  const { json } = globalOptions(this);
+  const root = path.resolve(dir ?? '.');
+  const spaceId = await spaceIdFor(this, root);
+  const client = await signedInClient(this);
+  const link = await readLink(root);
+  if (link && link.server !== client.server && !(this.optsWithGlobals() as { space?: string }).space) {
+    throw new CliError(`This folder is linked to a space on ${link.server}, not ${client.server}.`, 'Pass --space <id> to push elsewhere.');
+  }
+
+  const spacePath = `/v1/spaces/${encodeURIComponent(spaceId)}`;
+  // Fail on an unknown space or a missing right before reading the whole folder.
+  const space = await client.get<{ name: string; permissions: { push: boolean } }>(spacePath);
+  if (!space.permissions.push) throw new CliError(`You cannot push to ${space.name} (${spaceId}).`, 'Ask an admin of its workspace for the member role.');
+
+  const { files, outsideLinks } = await walk(root);
+  for (const link of outsideLinks) note(`Skipping ${link}: it links to something outside the folder.`);
+  if (files.length === 0) throw new CliError(`There is nothing to push in ${root}.`);
+  const totalBytes = files.reduce((n, f) => n + f.size, 0);
+
+  const hashing = new Progress('Hashing', files.length, totalBytes, !json);
+  const { hashes } = await hashFiles(root, files, (file) => hashing.add(1, file.size));
+  hashing.done();
+
+  const entries: FileEntry[] = files.map((f) => ({ path: f.path, sha256: hashes.get(f.path)!, size: f.size }));
+  const local = new Map(files.map((f) => [hashes.get(f.path)!, { absolute: f.absolute, size: f.size }]));
+
+  const plan = await client.post<Plan>(`${spacePath}/push/plan`, { files: entries });
+  if (options.dryRun) {
+    if (json) return printJson({ dryRun: true, ...plan });
+    printDiff(plan.diff);
+    say(`Would upload ${plan.missing.length} file(s); nothing was changed.`);
+    return;
+  }
+  await upload(client, spaceId, plan.missing, local, Boolean(json));
+
+  let uploaded = new Set(plan.missing).size;
+  let result: Commit;
+  try {
+    result = await client.post<Commit>(`${spacePath}/versions`, { files: entries, message: options.message });
+  } catch (error) {
+    if (!(error instanceof ApiRequestError && error.status === 409)) throw error;
+    // A blob went missing between plan and commit: plan again, upload, commit.
+    const again = await client.post<Plan>(`${spacePath}/push/plan`, { files: entries });
+    await upload(client, spaceId, again.missing, local, Boolean(json));
+    uploaded += new Set(again.missing).size;
+    result = await client.post<Commit>(`${spacePath}/versions`, { files: entries, message: options.message });
+  }
+  if (json) return printJson({ ...result, uploaded });
+  if (!result.version) {
+    say(`Nothing changed: ${files.length} files, ${formatBytes(totalBytes)} are already the latest version.`);
+  } else {
+    say(`Published version ${result.version.number} (${describeDiff(result.diff)}; uploaded ${uploaded} of ${files.length} files).`);
+  }
+  say(result.url);
+}
+
+export function register(program: Command) {
+  withSpaceOption(program.command('push [dir]'))
+    .description('Publish a folder (default: the current one) as a new version of its space')
+    .option('-m, --message <text>', 'a message describing the version')
+    .option('--dry-run', 'show what would change, and change nothing')
+    .addHelpText(
+      'after',
+      '\nDotfiles are skipped (except .well-known), and so is whatever .atriumignore (gitignore syntax) lists.\n\nExamples:\n  $ atrium push ./dist -m "New landing page"\n  $ atrium push --dry-run',
+    )
+    .action(push);
+}

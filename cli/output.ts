@@ -1,0 +1,38 @@
+// What the CLI prints: data as JSON for scripts (--json), tables and short
+// sentences for people. Errors go to stderr.
+export class CliError extends Error {
+  readonly hint: string | undefined;
+  readonly exitCode: number;
+
+  constructor(message: string, hint?: string, exitCode = 1) {
+    super(message);
+    this.hint = hint;
+    this.exitCode = exitCode;
+  }
+}
+
+export function printJson(data: unknown): void {
+  process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+}
+
+export function say(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** A status line for people; on stderr so that stdout stays data. */
+export function note(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+export function formatTime(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '-';
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
+}
+
+export function printTable(rows: Record<string, string>[], columns: string[]): void {
+  if (rows.length === 0) return;
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  say(line(columns.map((c) => c.toUpperCase())));
+  for (const row of rows) say(line(columns.map((c) => row[c] ?? '')));
+}
