@@ -6,16 +6,13 @@
 // dropped afterwards), else an embedded one under .atrium/bench/postgres.
 // Results: a table on stdout and .atrium/bench/results-me.json; the servers'
 // output goes to .atrium/bench/{atrium,baseline}.log.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { databaseServer, databaseUrl, dropDatabase, ensureDatabase, freePort } from '../lib/db/embedded-postgres.ts';
 import type { BenchContext } from './run.ts';
+import { benchDatabase, buildIfNeeded, devToken, root, startAtrium, startServer, workDir } from './server.ts';
 
 type AutocannonResult = {
   errors: number;
@@ -29,10 +26,7 @@ type AutocannonOptions = { url: string; connections: number; duration: number; h
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
-const root = path.resolve(import.meta.dirname, '..');
-const workDir = path.join(root, '.atrium/bench');
 const CONCURRENCIES = [1, 10, 50];
-const START_TIMEOUT = 120_000;
 
 type Measurement = { requestsPerSecond: number; p50: number; p99: number };
 
@@ -41,35 +35,10 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   await mkdir(workDir, { recursive: true });
   buildIfNeeded();
 
-  const external = process.env.DATABASE_URL;
-  const postgresDir = path.join(workDir, 'postgres');
-  const postgres = await databaseServer({ databaseUrl: external, dataDir: postgresDir, log: (msg) => console.log(msg) });
-  onStop(() => postgres.stop());
-  // On a shared server, a name of its own; the embedded server is ours alone.
-  const name = external ? `atrium_bench_${process.pid}` : 'atrium_bench';
-  await dropDatabase(postgres.serverUrl, name);
-  await ensureDatabase(postgres.serverUrl, name);
-  onStop(() => dropDatabase(postgres.serverUrl, name));
-  const url = databaseUrl(postgres.serverUrl, name);
-
-  // scripts/start.ts applies the migrations to the fresh database.
-  const atrium = await startServer('atrium', 'scripts/start.ts', onStop, {
-    DATABASE_URL: url,
-    DATA_DIR: path.join(workDir, 'server'),
-    DEV_AUTH: 'true',
-    LOG_REQUESTS: 'false',
-    NEXT_TELEMETRY_DISABLED: '1',
-  });
-  const baseline = await startServer('baseline', 'bench/baseline-me.ts', onStop, { DATABASE_URL: url });
-
-  const login = await fetch(`${atrium}/v1/auth/dev-login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ handle: 'bench', label: 'cli' }),
-  });
-  if (!login.ok) throw new Error(`dev-login answered ${login.status}: ${await login.text()}`);
-  const { token } = (await login.json()) as { token: string };
-  const headers = { authorization: `Bearer ${token}` };
+  const database = await benchDatabase('me', onStop);
+  const atrium = await startAtrium('atrium', database.url, onStop);
+  const baseline = await startServer('baseline', 'bench/baseline-me.ts', onStop, { DATABASE_URL: database.url });
+  const headers = { authorization: `Bearer ${await devToken(atrium, 'bench')}` };
 
   // A baseline that answers something else would measure something else.
   const [mine, theirs] = await Promise.all([atrium, baseline].map(async (base) => (await fetch(`${base}/v1/me`, { headers })).json()));
@@ -107,7 +76,7 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
     quick,
     seconds,
     machine: { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model, node: process.version },
-    database: external ? 'DATABASE_URL' : 'embedded',
+    database: database.kind,
     results,
   };
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
@@ -121,50 +90,4 @@ function checked(result: AutocannonResult, base: string): AutocannonResult {
     throw new Error(`${failed} of ${result.requests.sent} requests to ${base} failed (${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts)`);
   }
   return result;
-}
-
-// `next start` needs a build; building here keeps it out of the start-up timeout.
-function buildIfNeeded() {
-  if (existsSync(path.join(root, '.next/BUILD_ID'))) return;
-  console.log('no build found: running next build (once; run `npm run build` after changing the app)');
-  const next = require.resolve('next/dist/bin/next');
-  const build = spawnSync(process.execPath, [next, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  if (build.status !== 0) throw new Error('next build failed');
-}
-
-/** Starts `node script` on a free loopback port and returns its base URL once it answers HTTP. */
-async function startServer(name: string, script: string, onStop: BenchContext['onStop'], env: Record<string, string>): Promise<string> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const logFile = path.join(workDir, `${name}.log`);
-  const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [script], {
-    cwd: root,
-    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: base },
-    stdio: ['ignore', log, log],
-  });
-  closeSync(log);
-  onStop(() => stopChild(child));
-
-  const deadline = Date.now() + START_TIMEOUT;
-  while (Date.now() < deadline) {
-    if (exited(child)) throw new Error(`${name} exited before answering; see ${path.relative(root, logFile)}`);
-    try {
-      await fetch(`${base}/v1/me`, { signal: AbortSignal.timeout(5_000) });
-      return base; // any HTTP answer (here 401) means it is up
-    } catch {
-      await sleep(250);
-    }
-  }
-  throw new Error(`${name} did not answer within ${START_TIMEOUT / 1000} s; see ${path.relative(root, logFile)}`);
-}
-
-const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
-
-// scripts/start.ts stops Next (and its embedded Postgres, unused here) on SIGTERM.
-async function stopChild(child: ChildProcess) {
-  if (exited(child)) return;
-  const exit = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exit;
 }

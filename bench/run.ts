@@ -25,6 +25,7 @@ type Benchmark = { run(context: BenchContext): Promise<void> };
 // Loaded lazily, so that a filtered run imports only what it runs.
 const benchmarks: Record<string, () => Promise<Benchmark>> = {
   me: () => import('./me.ts'),
+  publish: () => import('./publish.ts'),
 };
 
 const USAGE = 'Usage: npm run bench [-- [--quick] [NAME...]]';

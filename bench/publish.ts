@@ -1,0 +1,159 @@
+// Benchmark "publish": pushing a 10,000-file site of about 100 MB to a space
+// and reading it back, against bench/baseline-publish.ts (a bare node:http
+// server that receives, hash-checks and stores the same files, and serves
+// them) at the same upload concurrency, in the same run. Also times the atrium
+// CLI pushing the same folder cold (no hash cache, nothing on the server) and
+// warm (nothing changed).
+//
+//   first push      plan + upload every file + commit    vs  upload every file + manifest
+//   one change      plan + upload one file + commit      vs  upload one file + manifest
+//   download        GET every file of the served site    vs  GET every file
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ApiClient } from '../cli/client.ts';
+import { eachLimit } from '../cli/pool.ts';
+import { walk, type LocalFile } from '../cli/push/walk.ts';
+import type { BenchContext } from './run.ts';
+import { benchDatabase, buildIfNeeded, devToken, root, startAtrium, startServer, workDir } from './server.ts';
+import { site } from './site.ts';
+
+const CONCURRENCY = 8;
+type Entry = { path: string; sha256: string; size: number; absolute: string };
+
+async function sha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+async function entriesOf(files: LocalFile[]): Promise<Entry[]> {
+  const entries: Entry[] = [];
+  await eachLimit(files, CONCURRENCY, async (f) => {
+    entries.push({ path: f.path, sha256: await sha256(f.absolute), size: f.size, absolute: f.absolute });
+  });
+  return entries.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+const wire = (entries: Entry[]) => entries.map(({ path: p, sha256: s, size }) => ({ path: p, sha256: s, size }));
+const seconds = (since: number) => (performance.now() - since) / 1000;
+
+/** Atrium: plan, upload what is missing, commit. */
+async function atriumPush(client: ApiClient, spaceId: string, entries: Entry[]): Promise<number> {
+  const started = performance.now();
+  const base = `/v1/spaces/${spaceId}`;
+  const plan = await client.post<{ missing: string[] }>(`${base}/push/plan`, { files: wire(entries) });
+  const bySha = new Map(entries.map((e) => [e.sha256, e]));
+  await eachLimit([...new Set(plan.missing)], CONCURRENCY, async (sha) => {
+    const e = bySha.get(sha)!;
+    await client.sendFile('PUT', `${base}/blobs/${sha}`, e.absolute, e.size);
+  });
+  await client.post(`${base}/versions`, { files: wire(entries) });
+  return seconds(started);
+}
+
+/** Baseline: upload the given files, then record the manifest. */
+async function baselinePush(base: string, entries: Entry[], upload: Entry[]): Promise<number> {
+  const client = new ApiClient(base);
+  const started = performance.now();
+  await eachLimit(upload, CONCURRENCY, (e) => client.sendFile('PUT', `/blobs/${e.sha256}`, e.absolute, e.size));
+  await client.request('POST', '/manifest', { body: wire(entries) });
+  return seconds(started);
+}
+
+async function downloadAll(urls: string[], headers: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  await eachLimit(urls, CONCURRENCY, async (url) => {
+    const response = await fetch(url, { headers });
+    if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+    await response.arrayBuffer();
+  });
+  return seconds(started);
+}
+
+function cliPush(server: string, token: string, dir: string, args: string[] = []): number {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [path.join(root, 'cli/main.ts'), 'push', dir, ...args], {
+    env: { ...process.env, ATRIUM_URL: server, ATRIUM_TOKEN: token, ATRIUM_CONFIG_DIR: path.join(workDir, 'cli-config') },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`atrium push failed: ${result.stderr}`);
+  return seconds(started);
+}
+
+export async function run({ quick, onStop }: BenchContext): Promise<void> {
+  await mkdir(workDir, { recursive: true });
+  buildIfNeeded();
+  const target = await site(quick ? 1_000 : 10_000);
+  console.log(`site: ${target.files} files, ${(target.bytes / 1e6).toFixed(1)} MB (${path.relative(root, target.dir)})`);
+  const entries = await entriesOf((await walk(target.dir)).files);
+
+  const database = await benchDatabase('publish', onStop);
+  const atrium = await startAtrium('atrium-publish', database.url, onStop);
+  const baseline = await startServer('baseline-publish', 'bench/baseline-publish.ts', onStop, { DATA_DIR: path.join(workDir, 'baseline-store') });
+
+  const token = await devToken(atrium, 'bench-publisher');
+  const client = new ApiClient(atrium, token);
+  const space = await client.post<{ id: string; url: string }>('/v1/spaces', { workspace: 'bench-publisher', name: `bench ${Date.now()}` });
+
+  // First push: every file.
+  const baselineFirst = await baselinePush(baseline, entries, entries);
+  const atriumFirst = await atriumPush(client, space.id, entries);
+
+  // One changed file: a new index.html.
+  const changedFile = path.join(workDir, 'changed-index.html');
+  await writeFile(changedFile, `<h1>Benchmark site</h1><p>${Date.now()}</p>`);
+  const changed: Entry = { path: 'index.html', sha256: await sha256(changedFile), size: (await readFile(changedFile)).length, absolute: changedFile };
+  const next = entries.map((e) => (e.path === 'index.html' ? changed : e));
+  const baselineOne = await baselinePush(baseline, next, [changed]);
+  const atriumOne = await atriumPush(client, space.id, next);
+
+  // Reading every file back, as visitors do.
+  const served = new URL(space.url);
+  const encode = (p: string) => p.split('/').map(encodeURIComponent).join('/');
+  const baselineDownload = await downloadAll(next.map((e) => `${baseline}/files/${encode(e.path)}`), {});
+  const atriumDownload = await downloadAll(next.map((e) => `${atrium}${served.pathname}${encode(e.path)}`), {});
+
+  // The CLI on the same folder, for another person (so nothing is on the server yet).
+  const cliToken = await devToken(atrium, 'bench-cli');
+  const cliClient = new ApiClient(atrium, cliToken);
+  const cliSpace = await cliClient.post<{ id: string }>('/v1/spaces', { workspace: 'bench-cli', name: `bench cli ${Date.now()}` });
+  await rm(path.join(target.dir, '.atrium'), { recursive: true, force: true });
+  const cliCold = cliPush(atrium, cliToken, target.dir, ['--space', cliSpace.id]);
+  const cliWarm = cliPush(atrium, cliToken, target.dir, ['--space', cliSpace.id]);
+
+  const mb = target.bytes / 1e6;
+  const rows = [
+    { step: 'first push', atrium: atriumFirst, baseline: baselineFirst },
+    { step: 'one changed file', atrium: atriumOne, baseline: baselineOne },
+    { step: 'download every file', atrium: atriumDownload, baseline: baselineDownload },
+  ].map((r) => ({ ...r, ratio: Math.round((r.atrium / r.baseline) * 100) / 100 }));
+  console.log(`\n| step | Atrium s | baseline s | ratio | Atrium MB/s |`);
+  console.log('|---|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const rate = r.step === 'one changed file' ? '' : (mb / r.atrium).toFixed(1);
+    console.log(`| ${r.step} | ${r.atrium.toFixed(2)} | ${r.baseline.toFixed(2)} | ${r.ratio.toFixed(2)} | ${rate} |`);
+  }
+  console.log(`\n| atrium push (CLI) | s | ratio to the API-level first push |`);
+  console.log('|---|---:|---:|');
+  console.log(`| cold: hash everything, upload everything | ${cliCold.toFixed(2)} | ${(cliCold / atriumFirst).toFixed(2)} |`);
+  console.log(`| warm: nothing changed | ${cliWarm.toFixed(2)} | ${(cliWarm / atriumFirst).toFixed(2)} |`);
+
+  const file = path.join(workDir, 'results-publish.json');
+  const report = {
+    benchmark: 'publish',
+    date: new Date().toISOString(),
+    quick,
+    site: { files: target.files, bytes: target.bytes },
+    concurrency: CONCURRENCY,
+    machine: { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model, node: process.version },
+    database: database.kind,
+    results: rows,
+    cli: { cold: cliCold, warm: cliWarm },
+  };
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nratio = Atrium time / baseline time. Written to ${path.relative(root, file)}.`);
+}
