@@ -1,0 +1,72 @@
+// Published sites as visitors get them from the running server.
+import { createHash } from 'node:crypto';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+
+async function publish(request: APIRequestContext, files: Record<string, string>, settings: Record<string, unknown> = {}) {
+  const handle = `site-${Math.random().toString(36).slice(2, 8)}`;
+  const { token } = await (await request.post('/v1/auth/dev-login', { data: { handle, label: 'cli' } })).json();
+  const headers = { authorization: `Bearer ${token}` };
+  const space = await (await request.post('/v1/spaces', { headers, data: { workspace: handle, name: 'Served site' } })).json();
+  const entries = Object.entries(files).map(([path, content]) => ({
+    path,
+    sha256: createHash('sha256').update(content).digest('hex'),
+    size: Buffer.byteLength(content),
+  }));
+  const plan = await (await request.post(`/v1/spaces/${space.id}/push/plan`, { headers, data: { files: entries } })).json();
+  for (const entry of entries.filter((e) => plan.missing.includes(e.sha256))) {
+    const put = await request.put(`/v1/spaces/${space.id}/blobs/${entry.sha256}`, { headers, data: Buffer.from(files[entry.path]) });
+    expect(put.status()).toBe(204);
+  }
+  expect((await request.post(`/v1/spaces/${space.id}/versions`, { headers, data: { files: entries } })).status()).toBe(200);
+  if (Object.keys(settings).length) expect((await request.patch(`/v1/spaces/${space.id}`, { headers, data: settings })).status()).toBe(200);
+  return { id: space.id as string, url: space.url as string };
+}
+
+test('a published site is served with its pages, folders, 404 page, ETags and sandboxing headers', async ({ request, page }) => {
+  const site = await publish(request, {
+    'index.html': '<h1>Welcome to the site</h1><a href="about/">About</a>',
+    'about/index.html': '<h1>About us</h1>',
+    '404.html': '<h1>Lost?</h1>',
+    'style.css': 'h1 { color: navy }',
+  });
+  const home = await request.get(`/s/${site.id}/`);
+  expect(home.status()).toBe(200);
+  const headers = home.headers();
+  expect(headers['content-type']).toContain('text/html');
+  expect(headers['content-security-policy']).toContain('sandbox');
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['x-frame-options']).toBe('DENY');
+  expect(headers.etag).toBeTruthy();
+  expect((await request.get(`/s/${site.id}/`, { headers: { 'if-none-match': headers.etag } })).status()).toBe(304);
+
+  expect((await request.get(`/s/${site.id}/style.css`)).headers()['content-type']).toContain('text/css');
+  const folder = await request.get(`/s/${site.id}/about`, { maxRedirects: 0 });
+  expect(folder.status()).toBe(308);
+  expect(folder.headers().location).toMatch(new RegExp(`/s/${site.id}/about/$`));
+  const missing = await request.get(`/s/${site.id}/nope.html`);
+  expect(missing.status()).toBe(404);
+  expect(await missing.text()).toContain('Lost?');
+
+  await page.goto(site.url);
+  await expect(page.getByRole('heading', { name: 'Welcome to the site' })).toBeVisible();
+  await page.getByRole('link', { name: 'About' }).click();
+  await expect(page.getByRole('heading', { name: 'About us' })).toBeVisible();
+});
+
+test('a members-only site is not found for visitors, and a password-protected one asks for its password', async ({ request, browser }) => {
+  const closed = await publish(request, { 'index.html': '<h1>Members only</h1>' }, { visibility: 'members' });
+  expect((await request.get(`/s/${closed.id}/`)).status()).toBe(404);
+
+  const locked = await publish(request, { 'index.html': '<h1>Secret page</h1>' }, { password: 'open sesame' });
+  const visitor = await browser.newContext();
+  const page = await visitor.newPage();
+  const asked = await page.goto(`/s/${locked.id}/`);
+  expect(asked!.status()).toBe(401);
+  await page.getByLabel('Password').fill('wrong');
+  await page.getByRole('button').click();
+  await expect(page.getByText('Wrong password.')).toBeVisible();
+  await page.getByLabel('Password').fill('open sesame');
+  await page.getByRole('button').click();
+  await expect(page.getByRole('heading', { name: 'Secret page' })).toBeVisible();
+  await visitor.close();
+});
