@@ -4,7 +4,8 @@ import { useRouter } from 'next/navigation';
 import type { FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import { Field, SelectField } from '@/components/ui/field.tsx';
+import { Field } from '@/components/ui/field.tsx';
+import { ChoiceField } from '@/components/ui/choice-field.tsx';
 import { api } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 
@@ -84,13 +85,7 @@ export function InviteByHandleForm({ slug, roles }: { slug: string; roles: Role[
   return (
     <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
       <Field label="Handle" name="handle" required placeholder="their-handle" autoComplete="off" />
-      <SelectField label="Role" name="role" defaultValue="member">
-        {roles.map((role) => (
-          <option key={role} value={role}>
-            {role}
-          </option>
-        ))}
-      </SelectField>
+      <ChoiceField label="Role" name="role" choices={roles} defaultValue="member" />
       <Button type="submit" disabled={busy}>
         {busy ? 'Inviting…' : 'Invite'}
       </Button>

@@ -4,7 +4,8 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import { Field, SelectField } from '@/components/ui/field.tsx';
+import { Field } from '@/components/ui/field.tsx';
+import { ChoiceField } from '@/components/ui/choice-field.tsx';
 import type { InviteLinkResult } from '@/lib/schemas/workspaces.ts';
 import { api } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
@@ -46,13 +47,7 @@ export function CreateInviteLinkForm({ slug, roles }: { slug: string; roles: str
   return (
     <div className="space-y-4">
       <form onSubmit={submit} className="grid gap-3 sm:grid-cols-2">
-        <SelectField label="Role" name="role" defaultValue="member">
-          {roles.map((role) => (
-            <option key={role} value={role}>
-              {role}
-            </option>
-          ))}
-        </SelectField>
+        <ChoiceField label="Role" name="role" choices={roles} defaultValue="member" />
         <Field
           label="Only for this e-mail (optional)"
           name="email"
