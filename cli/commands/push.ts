@@ -18,6 +18,13 @@ type Commit = { version: { number: number; fileCount: number; bytes: number } | 
 
 const UPLOAD_CONCURRENCY = 8;
 
+// Planning changes nothing, and committing the same files twice creates one
+// version (the second finds nothing changed): both are safe to retry.
+const plan = (client: ApiClient, spacePath: string, files: FileEntry[]) =>
+  client.request<Plan>('POST', `${spacePath}/push/plan`, { body: { files }, retries: 4 }).then((r) => r.body);
+const commit = (client: ApiClient, spacePath: string, files: FileEntry[], message?: string) =>
+  client.request<Commit>('POST', `${spacePath}/versions`, { body: { files, message }, retries: 4 }).then((r) => r.body);
+
 export function describeDiff(diff: Diff): string {
   return `${diff.added.length} added, ${diff.changed.length} changed, ${diff.removed.length} removed, ${diff.unchanged} unchanged`;
 }
@@ -66,26 +73,26 @@ async function push(this: Command, dir: string | undefined, options: { message?:
   const entries: FileEntry[] = files.map((f) => ({ path: f.path, sha256: hashes.get(f.path)!, size: f.size }));
   const local = new Map(files.map((f) => [hashes.get(f.path)!, { absolute: f.absolute, size: f.size }]));
 
-  const plan = await client.post<Plan>(`${spacePath}/push/plan`, { files: entries });
+  const planned = await plan(client, spacePath, entries);
   if (options.dryRun) {
-    if (json) return printJson({ dryRun: true, ...plan });
-    printDiff(plan.diff);
-    say(`Would upload ${plan.missing.length} file(s); nothing was changed.`);
+    if (json) return printJson({ dryRun: true, ...planned });
+    printDiff(planned.diff);
+    say(`Would upload ${planned.missing.length} file(s); nothing was changed.`);
     return;
   }
-  await upload(client, spaceId, plan.missing, local, Boolean(json));
+  await upload(client, spaceId, planned.missing, local, Boolean(json));
 
-  let uploaded = new Set(plan.missing).size;
+  let uploaded = new Set(planned.missing).size;
   let result: Commit;
   try {
-    result = await client.post<Commit>(`${spacePath}/versions`, { files: entries, message: options.message });
+    result = await commit(client, spacePath, entries, options.message);
   } catch (error) {
     if (!(error instanceof ApiRequestError && error.status === 409)) throw error;
     // A blob went missing between plan and commit: plan again, upload, commit.
-    const again = await client.post<Plan>(`${spacePath}/push/plan`, { files: entries });
+    const again = await plan(client, spacePath, entries);
     await upload(client, spaceId, again.missing, local, Boolean(json));
     uploaded += new Set(again.missing).size;
-    result = await client.post<Commit>(`${spacePath}/versions`, { files: entries, message: options.message });
+    result = await commit(client, spacePath, entries, options.message);
   }
   if (json) return printJson({ ...result, uploaded });
   if (!result.version) {
