@@ -1,5 +1,8 @@
 // Calls route handlers the way Next does: a real Request and a params promise.
+import { afterAll, beforeAll } from 'vitest';
 import { POST as devLoginRoute } from '@/app/v1/auth/dev-login/route.ts';
+import { config } from '@/lib/config.ts';
+import { startSmtpServer } from './smtp-server.ts';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
@@ -35,4 +38,28 @@ export async function signIn(handle: string, label: 'cli' | 'web' = 'cli', name?
   const { status, json, headers } = await call(devLoginRoute, 'POST', '/v1/auth/dev-login', { body: { handle, label, name } });
   if (status !== 200) throw new Error(`dev-login failed: ${status} ${JSON.stringify(json)}`);
   return { token: json.token as string, user: json.user as { id: string; handle: string; name: string | null }, headers };
+}
+
+/**
+ * A local SMTP server for the calling file's tests, set as SMTP_URL while they
+ * run; `url` and `mails` are read once it has started.
+ */
+export function useSmtpServer() {
+  let server: Awaited<ReturnType<typeof startSmtpServer>> | undefined;
+  beforeAll(async () => {
+    server = await startSmtpServer();
+    config.smtpUrl = server.url;
+  });
+  afterAll(async () => {
+    config.smtpUrl = undefined;
+    await server?.close();
+  });
+  return {
+    get url() {
+      return server!.url;
+    },
+    get mails() {
+      return server!.mails;
+    },
+  };
 }

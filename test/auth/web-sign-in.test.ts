@@ -6,18 +6,10 @@ import { GET as meRoute } from '@/app/v1/me/route.ts';
 import { GET as tokensRoute } from '@/app/v1/tokens/route.ts';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
-import { call, signIn } from '../helpers.ts';
-import { mailText, startSmtpServer } from '../smtp-server.ts';
+import { call, signIn, useSmtpServer } from '../helpers.ts';
+import { mailText } from '../smtp-server.ts';
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  config.smtpUrl = smtp.url;
-});
-afterAll(async () => {
-  config.smtpUrl = undefined;
-  await smtp.close();
-});
+const smtp = useSmtpServer();
 afterEach(() => vi.restoreAllMocks());
 
 /** A browser's cookie jar, enough for next-auth's cookies. */

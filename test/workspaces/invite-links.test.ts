@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POST as acceptRoute } from '@/app/v1/workspace-invites/accept/route.ts';
 import { POST as previewRoute } from '@/app/v1/workspace-invites/preview/route.ts';
 import { DELETE as revokeRoute } from '@/app/v1/workspaces/[slug]/invites/[id]/route.ts';
@@ -7,8 +7,8 @@ import { POST as inviteRoute } from '@/app/v1/workspaces/[slug]/members/route.ts
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { hashSecret } from '@/lib/secrets.ts';
-import { call, signIn } from '../helpers.ts';
-import { mailText, startSmtpServer } from '../smtp-server.ts';
+import { call, signIn, useSmtpServer } from '../helpers.ts';
+import { mailText } from '../smtp-server.ts';
 import { team, type Person } from './helpers.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -91,15 +91,7 @@ describe('creating invite links', () => {
 });
 
 describe('e-mailed invite links', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    config.smtpUrl = smtp.url;
-  });
-  afterAll(async () => {
-    config.smtpUrl = undefined;
-    await smtp.close();
-  });
+  const smtp = useSmtpServer();
 
   it('are sent to the address when SMTP is configured, and say so with emailed: true', async () => {
     const ida = await signIn('ida', 'cli', 'Ida Lee');
