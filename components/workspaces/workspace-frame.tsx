@@ -5,7 +5,7 @@ import type { Actor } from '@/lib/auth/tokens.ts';
 import type { WorkspaceDetail, WorkspaceSummary } from '@/lib/schemas/workspaces.ts';
 import { WorkspaceSwitcher } from './workspace-switcher.tsx';
 
-type Tab = 'members' | 'invites' | 'audit';
+type Tab = 'members' | 'spaces' | 'invites' | 'audit';
 
 /** The frame of every workspace page: its name, the switcher and the tabs the person's role opens. */
 export function WorkspaceFrame({
@@ -24,6 +24,7 @@ export function WorkspaceFrame({
   const admin = workspaceRoleCan(workspace.role, 'admin');
   const tabs: [Tab, string, string][] = [
     ['members', 'Members', `/w/${workspace.slug}`],
+    ['spaces', 'Spaces', `/w/${workspace.slug}/spaces`],
     ...(admin
       ? ([
           ['invites', 'Invite links', `/w/${workspace.slug}/invites`],

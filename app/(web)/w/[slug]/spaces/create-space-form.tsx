@@ -1,0 +1,37 @@
+'use client';
+
+import type { FormEvent } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import { ErrorNote } from '@/components/ui/card.tsx';
+import { ChoiceField } from '@/components/ui/choice-field.tsx';
+import { Field } from '@/components/ui/field.tsx';
+import { api } from '@/lib/web/api-client.ts';
+import { useAction } from '@/lib/web/use-action.ts';
+
+export function CreateSpaceForm({ workspace }: { workspace: string }) {
+  const { busy, error, run } = useAction();
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    void run(
+      () => api<{ path: string }>('POST', '/v1/spaces', { workspace, name: data.get('name'), visibility: data.get('visibility') }),
+      (space) => window.location.assign(space.path),
+    );
+  }
+
+  return (
+    <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
+      <Field label="Name" name="name" required maxLength={255} autoComplete="off" />
+      <ChoiceField label="Visibility" name="visibility" choices={['public', 'members']} defaultValue="public" />
+      <Button type="submit" disabled={busy}>
+        {busy ? 'Creating…' : 'Create space'}
+      </Button>
+      {error ? (
+        <div className="sm:col-span-3">
+          <ErrorNote>{error}</ErrorNote>
+        </div>
+      ) : null}
+    </form>
+  );
+}

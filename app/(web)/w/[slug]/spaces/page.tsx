@@ -1,0 +1,53 @@
+import type { Metadata } from 'next';
+import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
+import { Card, EmptyState } from '@/components/ui/card.tsx';
+import { Cell, Table } from '@/components/ui/table.tsx';
+import { workspaceRoleCan } from '@/lib/access/capabilities.ts';
+import { requirePageActor } from '@/lib/auth/session.ts';
+import { listSpaces } from '@/lib/spaces/spaces.ts';
+import { formatDate } from '@/lib/web/format.ts';
+import { orNotFound } from '@/lib/web/page-data.ts';
+import { getWorkspace, listWorkspaces } from '@/lib/workspaces/workspaces.ts';
+import { CreateSpaceForm } from './create-space-form.tsx';
+
+export const metadata: Metadata = { title: 'Spaces' };
+export const dynamic = 'force-dynamic';
+
+export default async function SpacesPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const actor = await requirePageActor(`/w/${slug}/spaces`);
+  const [workspace, workspaces, spaces] = await Promise.all([
+    orNotFound(getWorkspace(actor, slug)),
+    listWorkspaces(actor.user.id),
+    listSpaces(actor, slug),
+  ]);
+  return (
+    <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="spaces">
+      <Card title={`Spaces (${spaces.length})`}>
+        {spaces.length ? (
+          <Table headers={['Name', 'Visibility', 'Version', 'Created']} label="Spaces">
+            {spaces.map((space) => (
+              <tr key={space.id}>
+                <Cell>
+                  <a href={space.path} className="text-brand">
+                    {space.name}
+                  </a>
+                </Cell>
+                <Cell>{space.visibility === 'public' ? 'public' : 'members only'}</Cell>
+                <Cell>{space.latestVersion || '—'}</Cell>
+                <Cell>{formatDate(space.createdAt)}</Cell>
+              </tr>
+            ))}
+          </Table>
+        ) : (
+          <EmptyState>No spaces yet.</EmptyState>
+        )}
+      </Card>
+      {workspaceRoleCan(workspace.role, 'push') ? (
+        <Card title="New space">
+          <CreateSpaceForm workspace={workspace.slug} />
+        </Card>
+      ) : null}
+    </WorkspaceFrame>
+  );
+}

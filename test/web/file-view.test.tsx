@@ -1,0 +1,45 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { FileViewer } from '@/components/spaces/file-viewer.tsx';
+import { fileView, listFolder } from '@/lib/web/file-view.ts';
+
+const render = (path: string, content: string, contentType = 'text/plain') =>
+  renderToStaticMarkup(
+    <FileViewer path={path} contentType={contentType} size={content.length} text truncated={false} content={content} rawUrl="/s/sp_x/f?v=1" downloadUrl="/dl" />,
+  );
+
+describe('showing published files, which are untrusted', () => {
+  it('renders markdown without its raw HTML or script links', () => {
+    const html = render('README.md', '# Title\n\n<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n\n[click](javascript:alert(1)) and [ok](https://example.com)', 'text/markdown');
+    expect(html).toContain('<h1>Title</h1>');
+    expect(html).not.toMatch(/<script|<img/);
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).not.toContain('javascript:');
+    expect(html).toContain('href="https://example.com"');
+  });
+
+  it('highlights code from escaped text', () => {
+    const view = fileView('app.js', 'text/javascript', true, 'const a = "</code><script>x</script>";');
+    expect(view.kind).toBe('code');
+    if (view.kind === 'code') {
+      expect(view.language).toBe('js');
+      expect(view.html).toContain('hljs-keyword');
+      expect(view.html).not.toContain('<script>');
+    }
+    expect(render('notes.unknownext', '<b>bold</b>')).toContain('&lt;b&gt;bold&lt;/b&gt;');
+  });
+
+  it('shows images by their URL and offers other binary files for download', () => {
+    expect(fileView('logo.png', 'image/png', false, '').kind).toBe('image');
+    expect(fileView('data.bin', 'application/octet-stream', false, '').kind).toBe('binary');
+    expect(renderToStaticMarkup(<FileViewer path="data.bin" contentType="application/octet-stream" size={3} text={false} truncated={false} content="" rawUrl={null} downloadUrl="/dl" />)).toContain('download it');
+  });
+});
+
+describe('listFolder', () => {
+  it('lists the folders and files directly inside a folder', () => {
+    const files = ['index.html', 'css/site.css', 'css/print/a.css', 'img/logo.png'].map((path) => ({ path }));
+    expect(listFolder(files, '')).toEqual({ folders: ['css', 'img'], files: [{ path: 'index.html' }] });
+    expect(listFolder(files, 'css')).toEqual({ folders: ['print'], files: [{ path: 'css/site.css' }] });
+  });
+});
