@@ -63,14 +63,14 @@ export function canSee(space: SpaceForAccess, permissions: SpacePermissions): bo
 /** The caller's standing towards a space: their role and whether they are a listed viewer. */
 export async function standingOf(actor: Actor | null, space: SpaceForAccess, unlocked = false): Promise<Standing> {
   if (!actor) return { role: null, listedViewer: false, unlocked };
-  const [membership, viewer] = await Promise.all([
-    db.membership.findUnique({
-      where: { workspaceId_userId: { workspaceId: space.workspaceId, userId: actor.user.id } },
-      select: { role: true, status: true },
-    }),
-    db.spaceViewer.findUnique({ where: { spaceId_userId: { spaceId: space.id, userId: actor.user.id } }, select: { userId: true } }),
-  ]);
-  return { role: membership?.status === 'accepted' ? membership.role : null, listedViewer: viewer !== null, unlocked };
+  const membership = await db.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId: space.workspaceId, userId: actor.user.id } },
+    select: { role: true, status: true },
+  });
+  if (membership?.status === 'accepted') return { role: membership.role, listedViewer: false, unlocked };
+  // Only someone outside the workspace can owe their view to the list of viewers.
+  const viewer = await db.spaceViewer.findUnique({ where: { spaceId_userId: { spaceId: space.id, userId: actor.user.id } }, select: { userId: true } });
+  return { role: null, listedViewer: viewer !== null, unlocked };
 }
 
 export async function spacePermissions(actor: Actor | null, space: SpaceForAccess, unlocked = false): Promise<SpacePermissions> {

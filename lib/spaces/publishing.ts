@@ -111,12 +111,16 @@ export async function putBlob(actor: Actor, id: string, sha256: string, request:
   await recordBlob(space.workspaceId, stored);
 }
 
-/** Notes that the workspace holds a stored blob. */
+/**
+ * Notes that the workspace holds a stored blob: one statement, so both rows
+ * exist or neither does (the foreign key is checked at its end).
+ */
 export async function recordBlob(workspaceId: string, stored: { sha256: string; size: number }): Promise<void> {
-  await db.$transaction([
-    db.blob.createMany({ data: [{ sha256: stored.sha256, size: BigInt(stored.size) }], skipDuplicates: true }),
-    db.workspaceBlob.createMany({ data: [{ workspaceId, sha256: stored.sha256 }], skipDuplicates: true }),
-  ]);
+  await db.$executeRaw`
+    WITH blob AS (
+      INSERT INTO "Blob" ("sha256", "size") VALUES (${stored.sha256}, ${BigInt(stored.size)}) ON CONFLICT DO NOTHING
+    )
+    INSERT INTO "WorkspaceBlob" ("workspaceId", "sha256") VALUES (${workspaceId}, ${stored.sha256}) ON CONFLICT DO NOTHING`;
 }
 
 const noChange = (diff: Diff) => !diff.added.length && !diff.changed.length && !diff.removed.length;

@@ -13,6 +13,7 @@ import { db } from '@/lib/db/client.ts';
 import { hashSecret } from '@/lib/secrets.ts';
 import { blobStore } from '@/lib/storage/index.ts';
 import { call, signIn } from '../helpers.ts';
+import { countQueries } from '../query-count.ts';
 import { fileList, makeSpace, push, putBlob, sha } from './fixtures.ts';
 
 const plan = (token: string, id: string, files: unknown[]) => call(planRoute, 'POST', `/v1/spaces/${id}/push/plan`, { token, body: { files }, params: { id } });
@@ -110,6 +111,14 @@ describe('PUT blobs/{sha256}', () => {
     // Known already: success even though these bytes would not match.
     const again = await putBlob(token, space.id, 'other bytes', sha('hello blob'));
     expect(again.status).toBe(204);
+  });
+
+  it('costs five queries: the token, the space, the membership, whether the workspace has the blob, and its record', async () => {
+    const { token } = await signIn('blob-q');
+    const space = await makeSpace(token, 'blob-q');
+    await putBlob(token, space.id, 'warm up');
+    expect(await countQueries(() => putBlob(token, space.id, 'counted bytes'))).toBe(5);
+    expect(await db.workspaceBlob.count({ where: { workspaceId: (await db.space.findUniqueOrThrow({ where: { id: space.id } })).workspaceId, sha256: sha('counted bytes') } })).toBe(1);
   });
 
   it('refuses bytes that do not match the hash with 400 and keeps nothing of them', async () => {
