@@ -4,14 +4,12 @@ import { useRouter } from 'next/navigation';
 import type { FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import { Field } from '@/components/ui/field.tsx';
-import { DeleteButton } from '@/components/workspaces/delete-button.tsx';
-import { RoleField } from '@/components/workspaces/role-field.tsx';
-import type { WorkspaceSummary } from '@/lib/schemas/workspaces.ts';
+import { Field, SelectField } from '@/components/ui/field.tsx';
 import { api } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
+import { DeleteButton } from '@/components/workspaces/delete-button.tsx';
 
-type Role = WorkspaceSummary['role'];
+type Role = 'owner' | 'admin' | 'member' | 'viewer';
 
 const memberPath = (slug: string, handle: string) => `/v1/workspaces/${slug}/members/${encodeURIComponent(handle)}`;
 
@@ -75,13 +73,23 @@ export function InviteByHandleForm({ slug, roles }: { slug: string; roles: Role[
   }
 
   return (
-    <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end sm:[&>[role=alert]]:col-span-3">
+    <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
       <Field label="Handle" name="handle" required placeholder="their-handle" autoComplete="off" />
-      <RoleField roles={roles} />
+      <SelectField label="Role" name="role" defaultValue="member">
+        {roles.map((role) => (
+          <option key={role} value={role}>
+            {role}
+          </option>
+        ))}
+      </SelectField>
       <Button type="submit" disabled={busy}>
         {busy ? 'Inviting…' : 'Invite'}
       </Button>
-      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      {error ? (
+        <div className="sm:col-span-3">
+          <ErrorNote>{error}</ErrorNote>
+        </div>
+      ) : null}
     </form>
   );
 }

@@ -4,8 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import { Field } from '@/components/ui/field.tsx';
-import { RoleField } from '@/components/workspaces/role-field.tsx';
+import { Field, SelectField } from '@/components/ui/field.tsx';
 import type { InviteLinkResult } from '@/lib/schemas/workspaces.ts';
 import { api } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
@@ -46,8 +45,14 @@ export function CreateInviteLinkForm({ slug, roles }: { slug: string; roles: str
 
   return (
     <div className="space-y-4">
-      <form onSubmit={submit} className="grid gap-3 sm:grid-cols-2 sm:[&>[role=alert]]:col-span-2">
-        <RoleField roles={roles} />
+      <form onSubmit={submit} className="grid gap-3 sm:grid-cols-2">
+        <SelectField label="Role" name="role" defaultValue="member">
+          {roles.map((role) => (
+            <option key={role} value={role}>
+              {role}
+            </option>
+          ))}
+        </SelectField>
         <Field
           label="Only for this e-mail (optional)"
           name="email"
@@ -62,7 +67,11 @@ export function CreateInviteLinkForm({ slug, roles }: { slug: string; roles: str
             {busy ? 'Creating…' : 'Create invite link'}
           </Button>
         </div>
-        {error ? <ErrorNote>{error}</ErrorNote> : null}
+        {error ? (
+          <div className="sm:col-span-2">
+            <ErrorNote>{error}</ErrorNote>
+          </div>
+        ) : null}
       </form>
       {created ? (
         <div className="rounded-md border border-green-300 bg-green-50 p-4" role="status" aria-label="New invite link">
