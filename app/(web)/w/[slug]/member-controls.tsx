@@ -8,6 +8,7 @@ import { Field } from '@/components/ui/field.tsx';
 import { ChoiceField } from '@/components/ui/choice-field.tsx';
 import { api } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
+import { DeleteButton } from '@/components/workspaces/delete-button.tsx';
 
 type Role = 'owner' | 'admin' | 'member' | 'viewer';
 
@@ -40,28 +41,18 @@ export function RoleControl({ slug, handle, role, options }: { slug: string; han
 /** Removes a member, cancels an invitation, or (for oneself) leaves the workspace. */
 export function RemoveMemberButton({ slug, handle, kind }: { slug: string; handle: string; kind: 'remove' | 'leave' | 'cancel' }) {
   const router = useRouter();
-  const { busy, error, run } = useAction();
-  const label = { remove: 'Remove', leave: 'Leave workspace', cancel: 'Cancel invitation' }[kind];
   const question = {
     remove: `Remove @${handle} from ${slug}?`,
     leave: `Leave ${slug}? You will need a new invitation to come back.`,
     cancel: `Cancel the invitation of @${handle}?`,
   }[kind];
   return (
-    <div>
-      <Button
-        variant="secondary"
-        disabled={busy}
-        onClick={() => {
-          if (window.confirm(question)) {
-            run(() => api('DELETE', memberPath(slug, handle)), kind === 'leave' ? () => router.push('/') : undefined);
-          }
-        }}
-      >
-        {label}
-      </Button>
-      {error ? <ErrorNote>{error}</ErrorNote> : null}
-    </div>
+    <DeleteButton
+      path={memberPath(slug, handle)}
+      label={{ remove: 'Remove', leave: 'Leave workspace', cancel: 'Cancel invitation' }[kind]}
+      question={question}
+      then={kind === 'leave' ? () => router.push('/') : undefined}
+    />
   );
 }
 
@@ -88,35 +79,6 @@ export function InviteByHandleForm({ slug, roles }: { slug: string; roles: Role[
       <ChoiceField label="Role" name="role" choices={roles} defaultValue="member" />
       <Button type="submit" disabled={busy}>
         {busy ? 'Inviting…' : 'Invite'}
-      </Button>
-      {error ? (
-        <div className="sm:col-span-3">
-          <ErrorNote>{error}</ErrorNote>
-        </div>
-      ) : null}
-    </form>
-  );
-}
-
-export function WorkspaceDetailsForm({ slug, name }: { slug: string; name: string }) {
-  const router = useRouter();
-  const { busy, error, run } = useAction();
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    run(
-      () => api<{ slug: string }>('PATCH', `/v1/workspaces/${slug}`, { name: data.get('name'), slug: data.get('slug') }),
-      (updated) => (updated.slug === slug ? router.refresh() : router.push(`/w/${updated.slug}`)),
-    );
-  }
-
-  return (
-    <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
-      <Field label="Name" name="name" required maxLength={100} defaultValue={name} />
-      <Field label="Slug" name="slug" required maxLength={39} defaultValue={slug} pattern="[a-z0-9](?:[a-z0-9\-]{0,37}[a-z0-9])?" />
-      <Button type="submit" disabled={busy}>
-        {busy ? 'Saving…' : 'Save'}
       </Button>
       {error ? (
         <div className="sm:col-span-3">

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { WorkspaceForm } from '@/components/workspaces/workspace-form.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
@@ -7,7 +8,7 @@ import { requirePageActor } from '@/lib/auth/session.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { getWorkspace, listWorkspaces } from '@/lib/workspaces/workspaces.ts';
-import { InviteByHandleForm, RemoveMemberButton, RoleControl, WorkspaceDetailsForm } from './member-controls.tsx';
+import { InviteByHandleForm, RemoveMemberButton, RoleControl } from './member-controls.tsx';
 
 export const metadata: Metadata = { title: 'Members' };
 export const dynamic = 'force-dynamic';
@@ -93,7 +94,7 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
           </Card>
 
           <Card title="Workspace details">
-            <WorkspaceDetailsForm slug={workspace.slug} name={workspace.name} />
+            <WorkspaceForm workspace={workspace} />
           </Card>
         </>
       ) : null}

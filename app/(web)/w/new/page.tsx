@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Page } from '@/components/page.tsx';
+import { WorkspaceForm } from '@/components/workspaces/workspace-form.tsx';
 import { requirePageActor } from '@/lib/auth/session.ts';
-import { CreateWorkspaceForm } from './create-workspace-form.tsx';
 
 export const metadata: Metadata = { title: 'New workspace' };
 export const dynamic = 'force-dynamic';
@@ -11,7 +11,7 @@ export default async function NewWorkspacePage() {
   return (
     <Page actor={actor} title="New workspace" width="max-w-md">
       <p className="mb-6 text-slate-600">You become its owner, and can invite others once it exists.</p>
-      <CreateWorkspaceForm />
+      <WorkspaceForm />
     </Page>
   );
 }

@@ -91,23 +91,3 @@ export function CreateInviteLinkForm({ slug, roles }: { slug: string; roles: str
     </div>
   );
 }
-
-export function RevokeInviteLinkButton({ slug, id }: { slug: string; id: string }) {
-  const { busy, error, run } = useAction();
-  return (
-    <div>
-      <Button
-        variant="secondary"
-        disabled={busy}
-        onClick={() => {
-          if (window.confirm('Revoke this invite link? Nobody can join with it afterwards.')) {
-            run(() => api('DELETE', `/v1/workspaces/${slug}/invites/${id}`));
-          }
-        }}
-      >
-        Revoke
-      </Button>
-      {error ? <ErrorNote>{error}</ErrorNote> : null}
-    </div>
-  );
-}

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { Card, EmptyState, ErrorNote } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
+import { DeleteButton } from '@/components/workspaces/delete-button.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { assignableRoles, rolesThatCan, workspaceRoleCan } from '@/lib/access/capabilities.ts';
 import { requirePageActor } from '@/lib/auth/session.ts';
@@ -8,7 +9,7 @@ import { formatDate } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { listInviteLinks } from '@/lib/workspaces/invite-links.ts';
 import { getWorkspace, listWorkspaces } from '@/lib/workspaces/workspaces.ts';
-import { CreateInviteLinkForm, RevokeInviteLinkButton } from './invite-link-controls.tsx';
+import { CreateInviteLinkForm } from './invite-link-controls.tsx';
 
 export const metadata: Metadata = { title: 'Invite links' };
 export const dynamic = 'force-dynamic';
@@ -49,7 +50,11 @@ export default async function InviteLinksPage({ params }: { params: Promise<{ sl
                 <Cell>{formatDate(invite.expiresAt)}</Cell>
                 <Cell>{invite.createdBy ? `@${invite.createdBy.handle}` : ''}</Cell>
                 <Cell>
-                  <RevokeInviteLinkButton slug={workspace.slug} id={invite.id} />
+                  <DeleteButton
+                    path={`/v1/workspaces/${workspace.slug}/invites/${invite.id}`}
+                    label="Revoke"
+                    question="Revoke this invite link? Nobody can join with it afterwards."
+                  />
                 </Cell>
               </tr>
             ))}

@@ -9,34 +9,37 @@ import type { WorkspaceSummary } from '@/lib/schemas/workspaces.ts';
 import { api } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 
-export function CreateWorkspaceForm() {
+/** Creates a workspace, or renames `workspace` and changes its slug; then shows it under its (new) address. */
+export function WorkspaceForm({ workspace }: { workspace?: { slug: string; name: string } }) {
   const router = useRouter();
   const { busy, error, run } = useAction();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
+    const body = { name: data.get('name'), slug: data.get('slug') };
     run(
-      () => api<WorkspaceSummary>('POST', '/v1/workspaces', { name: data.get('name'), slug: data.get('slug') }),
-      (workspace) => router.push(`/w/${workspace.slug}`),
+      () => (workspace ? api<WorkspaceSummary>('PATCH', `/v1/workspaces/${workspace.slug}`, body) : api<WorkspaceSummary>('POST', '/v1/workspaces', body)),
+      (saved) => (saved.slug === workspace?.slug ? router.refresh() : router.push(`/w/${saved.slug}`)),
     );
   }
 
   return (
     <form onSubmit={submit} className="space-y-4">
-      <Field label="Name" name="name" required maxLength={100} autoComplete="off" />
+      <Field label="Name" name="name" required maxLength={100} defaultValue={workspace?.name} autoComplete="off" />
       <Field
         label="Slug"
         name="slug"
         required
         maxLength={39}
+        defaultValue={workspace?.slug}
         pattern="[a-z0-9](?:[a-z0-9\-]{0,37}[a-z0-9])?"
         autoComplete="off"
-        hint="Lowercase letters, digits and hyphens; it names the workspace in addresses and shares one namespace with handles."
+        hint="Lowercase letters, digits and hyphens; it is the workspace's address and shares one namespace with handles."
       />
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       <Button type="submit" disabled={busy}>
-        {busy ? 'Creating…' : 'Create workspace'}
+        {busy ? 'Saving…' : workspace ? 'Save' : 'Create workspace'}
       </Button>
     </form>
   );
