@@ -71,12 +71,15 @@ export async function createWorkspace(actor: Actor, input: { slug: string; name:
 
 export async function getWorkspace(actor: Actor, slug: string): Promise<WorkspaceDetail> {
   const { workspace, role } = await workspaceAccess(actor.user.id, slug, 'view');
-  const memberships = await db.membership.findMany({
+  const [memberships, spaceCount] = await Promise.all([
+    db.membership.findMany({
     // Pending invitations are the business of those who manage members.
     where: { workspaceId: workspace.id, ...(!workspaceRoleCan(role, 'admin') && { status: 'accepted' as const }) },
     select: { role: true, status: true, createdAt: true, acceptedAt: true, user: personSelect, invitedBy: personSelect },
     orderBy: { createdAt: 'asc' },
-  });
+    }),
+    db.space.count({ where: { workspaceId: workspace.id } }),
+  ]);
   return {
     id: workspace.id,
     slug: workspace.slug,
@@ -90,7 +93,7 @@ export async function getWorkspace(actor: Actor, slug: string): Promise<Workspac
       invitedAt: m.createdAt.getTime(),
       joinedAt: m.acceptedAt?.getTime() ?? null,
     })),
-    spaceCount: 0,
+    spaceCount,
     createdAt: workspace.createdAt.getTime(),
     seats: await seatUsage(db, workspace),
   };

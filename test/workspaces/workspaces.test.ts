@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GET as getRoute, PATCH as patchRoute } from '@/app/v1/workspaces/[slug]/route.ts';
 import { POST as inviteRoute } from '@/app/v1/workspaces/[slug]/members/route.ts';
+import { POST as createSpaceRoute } from '@/app/v1/spaces/route.ts';
 import { GET as listRoute, POST as createRoute } from '@/app/v1/workspaces/route.ts';
 import { db } from '@/lib/db/client.ts';
 import { call, signIn } from '../helpers.ts';
@@ -60,6 +61,10 @@ describe('GET /v1/workspaces/{slug}', () => {
     expect(forOwner.status).toBe(200);
     expect(forOwner.json).toMatchObject({ slug: 'studio', name: 'Team studio', role: 'owner', spaceCount: 0 });
     expect(forOwner.json.createdAt).toBeGreaterThan(Date.now() - 60_000);
+    for (const name of ['One', 'Two']) {
+      expect((await call(createSpaceRoute, 'POST', '/v1/spaces', { token: cara.token, body: { workspace: 'studio', name } })).status).toBe(200);
+    }
+    expect((await get(cara.token, 'studio')).json.spaceCount).toBe(2);
     expect(forOwner.json.seats).toEqual({ plan: 'free', used: 2, pending: 1, limit: 3 });
     expect(forOwner.json.members).toEqual([
       { user: { id: cara.user.id, handle: 'cara', name: 'Cara' }, role: 'owner', status: 'accepted', invitedBy: null, invitedAt: expect.any(Number), joinedAt: expect.any(Number) },
