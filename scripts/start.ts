@@ -69,7 +69,8 @@ try {
     PORT: String(config.port),
     HOST: config.host,
   } as NodeJS.ProcessEnv;
-  const args = [path.join(root, 'scripts/serve.ts'), ...(dev ? ['--dev'] : [])];
+  // Under --dev, Node restarts the server when an API or domain module changes (Next reloads pages itself).
+  const args = dev ? ['--watch', path.join(root, 'server/main.ts'), '--dev'] : [path.join(root, 'server/main.ts')];
   const server = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env });
   child = server;
   say(`Atrium is starting on ${config.publicUrl}`);

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { POST as devLoginRoute } from '@/app/v1/auth/dev-login/route.ts';
 import { config } from '@/lib/config.ts';
+import { downloadByTicket } from '@/lib/spaces/downloads.ts';
 import { startSmtpServer } from './smtp-server.ts';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
@@ -32,6 +33,12 @@ export async function call(handler: Handler, method: string, path: string, optio
   const text = await response.text();
   const json = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined;
   return { status: response.status, headers: response.headers, json, text };
+}
+
+/** Opens a /dl/<ticket> link as the front server does. */
+export async function download(ticket: string) {
+  const response = await downloadByTicket(new Request(`${BASE}/dl/${ticket}`), ticket);
+  return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
 export async function signIn(handle: string, label: 'cli' | 'web' = 'cli', name?: string) {

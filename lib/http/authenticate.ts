@@ -24,9 +24,16 @@ function assertSameOrigin(request: Request) {
   }
   const origin = request.headers.get('origin');
   if (!origin) return;
+  // `Origin: null` (sandboxed frames, privacy redirects) or anything that is
+  // not a URL cannot prove it is ours: it counts as cross-site.
+  let originHost: string | null = null;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    // not a URL
+  }
   const host = request.headers.get('host');
-  const allowed = new URL(config.publicUrl).origin;
-  if (origin !== allowed && new URL(origin).host !== host) {
+  if (origin !== new URL(config.publicUrl).origin && (originHost === null || originHost !== host)) {
     throw new ApiError('forbidden', 'Cross-site requests cannot use the session cookie.');
   }
 }

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   gone: 410,
   too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
 } as const;

@@ -1,7 +1,8 @@
 // The one wrapper every /v1 route handler goes through: it authenticates,
-// validates params, query and body against the endpoint's zod schemas, turns
-// ApiError into the error envelope, logs one line per request and sets
-// x-request-id. Authorization is not decided here but in the domain code.
+// validates params, query and body against the endpoint's zod schemas and
+// turns ApiError into the error envelope. Authorization is not decided here
+// but in the domain code. The front server (server/) logs the request; the
+// wrapper tells it who the caller was.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Actor } from '../auth/tokens.ts';
@@ -9,7 +10,9 @@ import { config } from '../config.ts';
 import { log } from '../log.ts';
 import type { Endpoint } from '../schemas/endpoint.ts';
 import { authenticate } from './authenticate.ts';
+import { checkDeclaredLength, JSON_BODY_LIMIT, readJsonBody } from './body.ts';
 import { ApiError, errorResponse } from './errors.ts';
+import { requestContext } from './request-context.ts';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -21,7 +24,10 @@ type Context<E extends Endpoint> =
         actor: A extends 'user' | 'web' ? Actor : A extends 'optional' ? Actor | null : null;
         params: Infer<P>;
         query: Infer<Q>;
+        /** The validated body (endpoints with the default body cap). */
         body: Infer<B>;
+        /** Reads and validates the body; for endpoints with a larger cap, call it after the permission check. */
+        readBody: () => Promise<Infer<B>>;
       }
     : never;
 
@@ -40,16 +46,6 @@ function validate<S extends z.ZodType>(schema: S, value: unknown, location: stri
   const result = schema.safeParse(value);
   if (!result.success) throw new ApiError('bad_request', describeIssue(location, result.error.issues[0]));
   return result.data;
-}
-
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError('bad_request', 'The request body is not valid JSON.');
-  }
 }
 
 function queryObject(url: URL): Record<string, string> {
@@ -81,26 +77,40 @@ function successResponse(endpoint: Endpoint, output: unknown): Response {
   return Response.json(output, { status: endpoint.status ?? 200 });
 }
 
+/** The body reader of a request: once, capped, validated. */
+function bodyReader(endpoint: Endpoint, request: Request): () => Promise<unknown> {
+  let read: Promise<unknown> | undefined;
+  return () => {
+    if (!endpoint.body) return Promise.resolve(undefined);
+    read ??= readJsonBody(request, endpoint.maxBodyBytes ?? JSON_BODY_LIMIT).then((json) => validate(endpoint.body!, json, 'body'));
+    return read;
+  };
+}
+
 export function route<E extends Endpoint>(endpoint: E, handler: (context: Context<E>) => Promise<Output<E> | Response>) {
   return async (request: Request, next: NextContext): Promise<Response> => {
-    const started = performance.now();
+    const shared = requestContext.getStore();
     const incoming = request.headers.get('x-request-id');
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = shared?.requestId ?? (incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
     let response: Response;
-    let userId: string | undefined;
     try {
       const actor = await resolveActor(endpoint, request);
-      userId = actor?.user.id;
+      if (shared && actor) shared.userId = actor.user.id;
       const url = new URL(request.url);
-      const context = {
-        request,
-        requestId,
-        actor,
-        params: endpoint.params ? validate(endpoint.params, await next.params, 'params') : undefined,
-        query: endpoint.query ? validate(endpoint.query, queryObject(url), 'query') : undefined,
-        body: endpoint.body ? validate(endpoint.body, await readJson(request), 'body') : undefined,
-      } as Context<E>;
-      response = successResponse(endpoint, await handler(context));
+      const readBody = bodyReader(endpoint, request);
+      const params = endpoint.params ? validate(endpoint.params, await next.params, 'params') : undefined;
+      const query = endpoint.query ? validate(endpoint.query, queryObject(url), 'query') : undefined;
+      if (endpoint.body) checkDeclaredLength(request, endpoint.maxBodyBytes ?? JSON_BODY_LIMIT);
+      const eager = endpoint.maxBodyBytes === undefined || endpoint.maxBodyBytes <= JSON_BODY_LIMIT;
+      const context = { request, requestId, actor, params, query, readBody, body: eager ? await readBody() : undefined };
+      if (!eager) {
+        Object.defineProperty(context, 'body', {
+          get() {
+            throw new Error(`${endpoint.method} ${endpoint.path} takes large bodies: read them with readBody() after the permission check.`);
+          },
+        });
+      }
+      response = successResponse(endpoint, await handler(context as Context<E>));
     } catch (error) {
       if (error instanceof ApiError) {
         response = errorResponse(error.code, error.message, error.headers);
@@ -110,16 +120,6 @@ export function route<E extends Endpoint>(endpoint: E, handler: (context: Contex
       }
     }
     response.headers.set('x-request-id', requestId);
-    if (config.logRequests) {
-      log.info('request', {
-        requestId,
-        method: request.method,
-        route: endpoint.path,
-        status: response.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        userId,
-      });
-    }
     return response;
   };
 }

@@ -37,6 +37,12 @@ export type Endpoint<
   status?: number;
   /** Error statuses the spec names for this endpoint, for the document. */
   errors?: number[];
+  /**
+   * The cap of a JSON body when it is not the default 1 MiB. A body allowed to
+   * be larger is read only when the handler asks for it (`readBody`), after
+   * the domain's permission check, never up front.
+   */
+  maxBodyBytes?: number;
 };
 
 export function endpoint<

@@ -73,6 +73,12 @@ export const fileEntry = z
   })
   .meta({ id: 'FileEntry' });
 
+/** Files in one version; a body listing them is capped at MANIFEST_BODY_LIMIT. */
+export const MAX_VERSION_FILES = 100_000;
+export const MANIFEST_BODY_LIMIT = 32 * 1024 * 1024;
+
+const fileList = z.array(fileEntry).max(MAX_VERSION_FILES, `must list at most ${MAX_VERSION_FILES.toLocaleString('en')} files`);
+
 export const fileRecord = z
   .object({ path: z.string(), sha256, size: z.number().int(), contentType: z.string() })
   .meta({ id: 'File' });
@@ -261,7 +267,8 @@ export const spacesApi = {
     summary: 'Compare a full file list with the latest version: which blobs to upload, and the diff',
     auth: 'user',
     params: idParams,
-    body: z.object({ files: z.array(fileEntry) }),
+    body: z.object({ files: fileList }),
+    maxBodyBytes: MANIFEST_BODY_LIMIT,
     response: z.object({ baseVersion: z.number().int(), missing: z.array(z.string()), diff }).meta({ id: 'PushPlan' }),
     errors: [400, 401, 403, 404, 413],
   }),
@@ -282,7 +289,8 @@ export const spacesApi = {
     summary: 'Commit a version from a full file list; all or nothing',
     auth: 'user',
     params: idParams,
-    body: z.object({ files: z.array(fileEntry), message: z.string().max(1000).optional() }),
+    body: z.object({ files: fileList, message: z.string().max(1000).optional() }),
+    maxBodyBytes: MANIFEST_BODY_LIMIT,
     response: z.object({ version: version.nullable().meta({ description: 'null when nothing changed.' }), diff, url: z.string() }).meta({ id: 'VersionCommit' }),
     errors: [400, 401, 403, 404, 409, 413],
   }),

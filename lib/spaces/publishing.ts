@@ -80,9 +80,12 @@ function versionOut(row: VersionRow): Version {
   return { number: row.number, message: row.message, author: row.author, createdAt: row.createdAt.getTime(), fileCount: row.fileCount, bytes: Number(row.bytes) };
 }
 
-export async function planPush(actor: Actor, id: string, files: FileEntryInput[]): Promise<{ baseVersion: number; missing: string[]; diff: Diff }> {
+/** A file list is read only after the permission check: it may be megabytes long. */
+type ReadInput<T> = () => Promise<T>;
+
+export async function planPush(actor: Actor, id: string, readInput: ReadInput<{ files: FileEntryInput[] }>): Promise<{ baseVersion: number; missing: string[]; diff: Diff }> {
   const { space } = await spaceWith({ actor }, id, 'push');
-  const entries = prepareEntries(files);
+  const entries = prepareEntries((await readInput()).files);
   const chunks = chunkEntries(entries);
   const [base, missing] = await Promise.all([
     space.latestVersion ? versionRefs(space.id, space.latestVersion) : null,
@@ -128,9 +131,10 @@ const noChange = (diff: Diff) => !diff.added.length && !diff.changed.length && !
 export async function commitVersion(
   actor: Actor,
   id: string,
-  input: { files: FileEntryInput[]; message?: string },
+  readInput: ReadInput<{ files: FileEntryInput[]; message?: string }>,
 ): Promise<{ version: Version | null; diff: Diff; url: string }> {
   const { space } = await spaceWith({ actor }, id, 'push');
+  const input = await readInput();
   const entries = prepareEntries(input.files);
   const missing = await missingBlobs(space.workspaceId, entries.map((e) => e.sha256));
   if (missing.length) {

@@ -58,7 +58,7 @@ describe('POST /v1/auth/dev-login', () => {
   });
 
   it('answers bad_request for a body that is not JSON', async () => {
-    const { status, json } = await call(devLoginRoute, 'POST', '/v1/auth/dev-login', { rawBody: '{"handle":' });
+    const { status, json } = await call(devLoginRoute, 'POST', '/v1/auth/dev-login', { rawBody: '{"handle":', headers: { 'content-type': 'application/json' } });
     expect(status).toBe(400);
     expect(json.error).toEqual({ code: 'bad_request', message: 'The request body is not valid JSON.' });
   });

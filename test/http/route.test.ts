@@ -1,5 +1,5 @@
-// The wrapper's own duties: request ids, one log line per request without
-// secrets, and the envelope for unexpected failures.
+// The wrapper's own duties: request ids and the envelope for unexpected
+// failures (the front server writes the log line: test/http/server.test.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { GET as meRoute } from '@/app/v1/me/route.ts';
@@ -31,19 +31,6 @@ describe('route wrapper', () => {
     expect(kept.headers.get('x-request-id')).toBe('trace-123');
     const replaced = await call(meRoute, 'GET', '/v1/me', { token, headers: { 'x-request-id': 'bad id\n' } });
     expect(replaced.headers.get('x-request-id')).not.toContain('bad');
-  });
-
-  it('logs one JSON line per request with id, method, route, status and duration, and no secret', async () => {
-    const { token } = await signIn('bob');
-    config.logRequests = true;
-    const lines = captureStdout();
-    await call(meRoute, 'GET', '/v1/me?secret=x', { token, headers: { 'x-request-id': 'req-1' } });
-    expect(lines).toHaveLength(1);
-    const entry = JSON.parse(lines[0]);
-    expect(entry).toMatchObject({ msg: 'request', requestId: 'req-1', method: 'GET', route: '/v1/me', status: 200 });
-    expect(typeof entry.ms).toBe('number');
-    expect(lines[0]).not.toContain(token);
-    expect(lines[0]).not.toContain('secret=x');
   });
 
   it('answers an unexpected failure with 500 and the envelope, and logs the stack', async () => {

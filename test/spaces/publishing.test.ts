@@ -1,6 +1,5 @@
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import { GET as dlRoute } from '@/app/dl/[ticket]/route.ts';
 import { GET as downloadLinkRoute } from '@/app/v1/spaces/[id]/download-link/[...path]/route.ts';
 import { GET as downloadRoute } from '@/app/v1/spaces/[id]/download/[...path]/route.ts';
 import { GET as fileRoute } from '@/app/v1/spaces/[id]/files/[...path]/route.ts';
@@ -12,7 +11,7 @@ import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { hashSecret } from '@/lib/secrets.ts';
 import { blobStore } from '@/lib/storage/index.ts';
-import { call, signIn } from '../helpers.ts';
+import { call, download, signIn } from '../helpers.ts';
 import { countQueries } from '../query-count.ts';
 import { fileList, makeSpace, push, putBlob, sha } from './fixtures.ts';
 
@@ -321,13 +320,13 @@ describe('reading versions and files', () => {
     expect(link.json.expiresAt - Date.now()).toBeGreaterThan(4.9 * 60 * 1000);
     expect(link.json.expiresAt - Date.now()).toBeLessThanOrEqual(5 * 60 * 1000);
     const ticket = link.json.url.split('/dl/')[1];
-    const open = () => call(dlRoute as never, 'GET', `/dl/${ticket}`, { params: { ticket } });
+    const open = () => download(ticket);
     const got = await open();
     expect(got.status).toBe(200);
     expect(got.text).toBe('# Notes');
     expect(got.headers.get('content-disposition')).toContain('attachment; filename="notes.md"');
     await db.downloadTicket.update({ where: { hash: hashSecret(ticket) }, data: { expiresAt: new Date(Date.now() - 1) } });
     expect((await open()).status).toBe(410);
-    expect((await call(dlRoute as never, 'GET', '/dl/atrt_unknown', { params: { ticket: 'atrt_unknown' } })).status).toBe(404);
+    expect((await download('atrt_unknown')).status).toBe(404);
   });
 });

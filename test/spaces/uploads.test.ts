@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { GET as dlRoute } from '@/app/dl/[ticket]/route.ts';
 import { GET as headRoute } from '@/app/v1/spaces/[id]/head/route.ts';
 import { GET as linkRoute } from '@/app/v1/spaces/[id]/uploads/[uploadId]/link/route.ts';
 import { GET as rawRoute } from '@/app/v1/spaces/[id]/uploads/[uploadId]/raw/route.ts';
@@ -7,7 +6,7 @@ import { DELETE as deleteRoute } from '@/app/v1/spaces/[id]/uploads/[uploadId]/r
 import { GET as listRoute, POST as uploadRoute } from '@/app/v1/spaces/[id]/uploads/route.ts';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
-import { call, signIn } from '../helpers.ts';
+import { call, download, signIn } from '../helpers.ts';
 import { bytes, makeSpace, sha } from './fixtures.ts';
 
 function upload(token: string, spaceId: string, name: string, content: string, headers: Record<string, string> = { 'content-length': String(Buffer.byteLength(content)) }) {
@@ -88,7 +87,7 @@ describe('uploads', () => {
     expect(link.status).toBe(200);
     expect(link.json.expiresAt - Date.now()).toBeLessThanOrEqual(5 * 60 * 1000);
     const ticket = link.json.url.split('/dl/')[1];
-    const got = await call(dlRoute as never, 'GET', `/dl/${ticket}`, { params: { ticket } });
+    const got = await download(ticket);
     expect(got.text).toBe('<script>alert(1)</script>');
     expect(got.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
   });

@@ -1,0 +1,76 @@
+// Atrium's one HTTP server. It answers the API (/v1, by calling the route
+// modules), published sites (/s/…) and download links (/dl/…) itself, and
+// hands everything else, the web app's pages, to Next. One log line per
+// request, whoever answered it.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { config } from '../lib/config.ts';
+import { errorResponse } from '../lib/http/errors.ts';
+import { requestContext, type RequestContext } from '../lib/http/request-context.ts';
+import { log } from '../lib/log.ts';
+import { answerApi } from './api.ts';
+import { sendWebResponse } from './http.ts';
+import { answerDownload, answerSite } from './sites.ts';
+
+const REQUEST_ID = /^[\w.:-]{1,64}$/;
+
+export type FrontServerOptions = {
+  /** Answers what the server does not: the pages. Without it (tests), such paths are 404. */
+  pages?: RequestListener;
+};
+
+type Answer = (request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string, rawPath: string) => Promise<void>;
+
+function under(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+function answererOf(rawPath: string): Answer | null {
+  if (under(rawPath, '/v1')) return answerApi;
+  if (under(rawPath, '/dl')) return answerDownload;
+  if (rawPath.startsWith('/s/')) return answerSite;
+  return null;
+}
+
+function logLine(request: IncomingMessage, response: ServerResponse, context: RequestContext, started: number) {
+  if (!config.logRequests) return;
+  log.info('request', {
+    requestId: context.requestId,
+    method: request.method,
+    route: context.route ?? 'page',
+    status: response.statusCode,
+    ms: Math.round((performance.now() - started) * 10) / 10,
+    userId: context.userId,
+    aborted: response.writableFinished ? undefined : true,
+  });
+}
+
+export function createFrontServer(options: FrontServerOptions = {}): Server {
+  const server = createServer((request, response) => {
+    const started = performance.now();
+    const incoming = request.headers['x-request-id'];
+    const context: RequestContext = { requestId: typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID() };
+    request.headers['x-request-id'] = context.requestId;
+    response.setHeader('x-request-id', context.requestId);
+    response.once('close', () => logLine(request, response, context, started));
+
+    const target = request.url ?? '/';
+    const rawPath = target.split('?')[0];
+    const answer = target.startsWith('/') ? answererOf(rawPath) : null;
+    if (!answer) {
+      if (options.pages && target.startsWith('/')) return options.pages(request, response);
+      return void sendWebResponse(request, response, errorResponse('not_found', `No page ${rawPath.slice(0, 200)}.`));
+    }
+    requestContext.run(context, () =>
+      answer(request, response, context, target, rawPath).catch((error: unknown) => {
+        log.error('unhandled error', { requestId: context.requestId, route: context.route, error: error instanceof Error ? error.stack : String(error) });
+        if (response.headersSent) return void response.destroy();
+        void sendWebResponse(request, response, errorResponse('internal_error', `Something went wrong on our side (request ${context.requestId}).`));
+      }),
+    );
+  });
+  // A client that sends headers or a body too slowly is cut off rather than holding a socket for ever.
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 15 * 60_000;
+  return server;
+}

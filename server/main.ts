@@ -1,0 +1,35 @@
+// The server process: `node server/main.ts [--dev]` (PORT and HOST from the
+// environment), started by scripts/start.ts. The route modules under app/v1
+// import with Next's `@/` alias; a resolve hook maps it to the project root,
+// so Node runs them from source as Next does.
+import { registerHooks } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = path.resolve(import.meta.dirname, '..');
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    if (specifier.startsWith('@/')) return nextResolve(pathToFileURL(path.join(root, specifier.slice(2))).href, context);
+    return nextResolve(specifier, context);
+  },
+});
+
+const { default: next } = await import('next');
+const { createFrontServer } = await import('./index.ts');
+const { config } = await import('../lib/config.ts');
+
+const dev = process.argv.includes('--dev');
+const app = next({ dev, dir: root, hostname: config.host, port: config.port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = createFrontServer({ pages: (request, response) => void handle(request, response) });
+if (dev) server.on('upgrade', app.getUpgradeHandler());
+server.listen(config.port, config.host);
+
+const stop = () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
