@@ -7,6 +7,7 @@
 // (longer only where a caller says so). Code inside a transaction must use the
 // transaction client it is given, never `db`: a second connection taken while
 // one is held deadlocks the pool once enough transactions run at once.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { config } from '../config.ts';
 import { PrismaClient } from './generated/client.ts';
@@ -39,7 +40,58 @@ function createClient(): PrismaClient {
     // Tests count queries (test/query-count.ts); nothing else listens to them.
     log: config.nodeEnv === 'test' ? [{ emit: 'event', level: 'query' }] : [],
   });
-  return client;
+  return config.nodeEnv === 'test' ? guarded(client) : client;
+}
+
+// Set while an interactive transaction's callback runs.
+const inTransaction = new AsyncLocalStorage<true>();
+
+function refuseInsideTransaction(what: string) {
+  if (inTransaction.getStore()) {
+    throw new Error(`db.${what} was called inside a transaction: use the transaction client the callback was given (a second connection can deadlock the pool).`);
+  }
+}
+
+/**
+ * In tests, `db` refuses to query from inside a transaction's callback, so
+ * that the mistake fails loudly instead of waiting for a busy day. The check
+ * runs when the call is made, in the caller's context; the transaction client
+ * is Prisma's own object and is not checked.
+ */
+function guarded(client: PrismaClient): PrismaClient {
+  const wrap = (target: object, name: string) =>
+    new Proxy(target, {
+      get(object, key) {
+        const value = Reflect.get(object, key);
+        if (typeof value !== 'function' || typeof key !== 'string') return value;
+        return (...args: unknown[]) => {
+          refuseInsideTransaction(`${name}${key}`);
+          return value.apply(object, args);
+        };
+      },
+    });
+  return new Proxy(client, {
+    get(object, key) {
+      const value = Reflect.get(object, key);
+      if (typeof key !== 'string') return value;
+      if (key === '$transaction') {
+        return (work: unknown, options?: unknown) => {
+          refuseInsideTransaction(key);
+          const run = typeof work === 'function' ? (tx: unknown) => inTransaction.run(true, () => work(tx)) : work;
+          return (value as (work: unknown, options?: unknown) => unknown).call(object, run, options);
+        };
+      }
+      if (/^\$(query|execute)Raw/.test(key)) {
+        return (...args: unknown[]) => {
+          refuseInsideTransaction(key);
+          return (value as (...args: unknown[]) => unknown).apply(object, args);
+        };
+      }
+      // Model delegates (db.user, db.space, …).
+      if (!key.startsWith('$') && !key.startsWith('_') && value && typeof value === 'object') return wrap(value, `${key}.`);
+      return value;
+    },
+  });
 }
 
 // One client per process, also across Next's module reloads in development.
