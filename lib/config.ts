@@ -18,6 +18,11 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_POOL_SIZE: z
+    .string()
+    .default('10')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 1000, 'must be a whole number from 1 to 1000')
+    .transform(Number),
   DATA_DIR: z.string().min(1).default('.atrium'),
   PORT: z
     .string()
@@ -56,6 +61,8 @@ type OAuthClient = { clientId: string; clientSecret: string };
 export type Config = {
   nodeEnv: 'development' | 'production' | 'test';
   databaseUrl: string | undefined;
+  /** Connections this process opens to PostgreSQL at most. */
+  databasePoolSize: number;
   dataDir: string;
   port: number;
   host: string;
@@ -106,6 +113,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     dataDir: path.resolve(e.DATA_DIR),
     port: e.PORT,
     host: e.HOST,

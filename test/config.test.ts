@@ -21,6 +21,14 @@ describe('configuration', () => {
     expect(message).toContain('DATABASE_URL="mysql://x": must be a postgres:// or postgresql:// URL');
   });
 
+  it('reads the database pool size: 10 by default, a whole number from 1 to 1000', () => {
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+    for (const bad of ['0', '1001', 'ten', '2.5', '-3']) {
+      expect(() => loadConfig({ DATABASE_POOL_SIZE: bad }), bad).toThrow(`DATABASE_POOL_SIZE=${JSON.stringify(bad)}: must be a whole number from 1 to 1000`);
+    }
+  });
+
   it('reads flags and trims a trailing slash from PUBLIC_URL', () => {
     const config = loadConfig({ DEV_AUTH: 'true', PUBLIC_URL: 'https://atrium.example.com/' });
     expect(config.devAuth).toBe(true);

@@ -55,8 +55,9 @@ export async function createUserWithFreeHandle(input: { hints: (string | null | 
   }
 }
 
-export async function findUserByHandle(handle: string): Promise<User | null> {
-  return db.user.findUnique({ where: { handle }, select: { id: true, handle: true, name: true } });
+/** Pass the transaction client when called inside a transaction. */
+export async function findUserByHandle(handle: string, client: Pick<Prisma.TransactionClient, 'user'> = db): Promise<User | null> {
+  return client.user.findUnique({ where: { handle }, select: { id: true, handle: true, name: true } });
 }
 
 export async function currentUser(userId: string): Promise<CurrentUser> {

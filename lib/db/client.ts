@@ -1,12 +1,31 @@
 // The one Prisma client of the process, over node-postgres. It connects on
 // first use, so importing it (as `next build` does) needs no database.
+//
+// The pool is bounded and every wait on it is too: a request that cannot get
+// a connection fails after ACQUIRE_TIMEOUT_MS instead of queueing forever, and
+// a transaction holds its connection for TRANSACTION_TIMEOUT_MS at most
+// (longer only where a caller says so). Code inside a transaction must use the
+// transaction client it is given, never `db`: a second connection taken while
+// one is held deadlocks the pool once enough transactions run at once.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { config } from '../config.ts';
 import { PrismaClient } from './generated/client.ts';
 
+/** How long a query or a transaction waits for a free connection. */
+const ACQUIRE_TIMEOUT_MS = 10_000;
+/** How long a transaction may run before it is rolled back. */
+const TRANSACTION_TIMEOUT_MS = 15_000;
+const IDLE_TIMEOUT_MS = 30_000;
+
 function createClient(): PrismaClient {
   const url = config.databaseUrl;
-  const pg = new PrismaPg({ connectionString: url });
+  const pg = new PrismaPg({
+    connectionString: url,
+    max: config.databasePoolSize,
+    connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS,
+    idleTimeoutMillis: IDLE_TIMEOUT_MS,
+  });
   const adapter = {
     provider: 'postgres' as const,
     adapterName: pg.adapterName,
@@ -15,8 +34,64 @@ function createClient(): PrismaClient {
       return pg.connect();
     },
   };
-  // Tests count queries (test/query-count.ts); nothing else listens to them.
-  return new PrismaClient({ adapter, log: config.nodeEnv === 'test' ? [{ emit: 'event', level: 'query' }] : [] });
+  const client = new PrismaClient({
+    adapter,
+    transactionOptions: { maxWait: ACQUIRE_TIMEOUT_MS, timeout: TRANSACTION_TIMEOUT_MS },
+    // Tests count queries (test/query-count.ts); nothing else listens to them.
+    log: config.nodeEnv === 'test' ? [{ emit: 'event', level: 'query' }] : [],
+  });
+  return config.nodeEnv === 'test' ? guarded(client) : client;
+}
+
+// Set while an interactive transaction's callback runs.
+const inTransaction = new AsyncLocalStorage<true>();
+
+function refuseInsideTransaction(what: string) {
+  if (inTransaction.getStore()) {
+    throw new Error(`db.${what} was called inside a transaction: use the transaction client the callback was given (a second connection can deadlock the pool).`);
+  }
+}
+
+/**
+ * In tests, `db` refuses to query from inside a transaction's callback, so
+ * that the mistake fails loudly instead of waiting for a busy day. The check
+ * runs when the call is made, in the caller's context; the transaction client
+ * is Prisma's own object and is not checked.
+ */
+function guarded(client: PrismaClient): PrismaClient {
+  const wrap = (target: object, name: string) =>
+    new Proxy(target, {
+      get(object, key) {
+        const value = Reflect.get(object, key);
+        if (typeof value !== 'function' || typeof key !== 'string') return value;
+        return (...args: unknown[]) => {
+          refuseInsideTransaction(`${name}${key}`);
+          return value.apply(object, args);
+        };
+      },
+    });
+  return new Proxy(client, {
+    get(object, key) {
+      const value = Reflect.get(object, key);
+      if (typeof key !== 'string') return value;
+      if (key === '$transaction') {
+        return (work: unknown, options?: unknown) => {
+          refuseInsideTransaction(key);
+          const run = typeof work === 'function' ? (tx: unknown) => inTransaction.run(true, () => work(tx)) : work;
+          return (value as (work: unknown, options?: unknown) => unknown).call(object, run, options);
+        };
+      }
+      if (/^\$(query|execute)Raw/.test(key)) {
+        return (...args: unknown[]) => {
+          refuseInsideTransaction(key);
+          return (value as (...args: unknown[]) => unknown).apply(object, args);
+        };
+      }
+      // Model delegates (db.user, db.space, …).
+      if (!key.startsWith('$') && !key.startsWith('_') && value && typeof value === 'object') return wrap(value, `${key}.`);
+      return value;
+    },
+  });
 }
 
 // One client per process, also across Next's module reloads in development.

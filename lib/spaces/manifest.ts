@@ -12,6 +12,9 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { db } from '../db/client.ts';
 import type { Diff } from '../schemas/spaces.ts';
 
+/** `db`, or inside a transaction its own client: never `db` there, which would take a second connection. */
+export type Queryable = Pick<typeof db, '$queryRaw' | '$executeRaw'>;
+
 export type Entry = { path: string; sha256: string; size: number; contentType: string | null };
 export type ChunkRef = { first: string; hash: string; count: number };
 export type Chunk = { hash: string; entries: Entry[]; json: string };
@@ -76,7 +79,7 @@ function remember(hash: string, entries: Entry[]) {
 }
 
 /** The entries of the given chunks, from memory or in one query. */
-export async function loadChunks(hashes: string[]): Promise<Map<string, Entry[]>> {
+export async function loadChunks(hashes: string[], client: Queryable = db): Promise<Map<string, Entry[]>> {
   const found = new Map<string, Entry[]>();
   const missing: string[] = [];
   for (const hash of new Set(hashes)) {
@@ -88,7 +91,7 @@ export async function loadChunks(hashes: string[]): Promise<Map<string, Entry[]>
     } else missing.push(hash);
   }
   if (missing.length) {
-    const rows = await db.$queryRaw<{ hash: string; data: Uint8Array }[]>`SELECT "hash", "data" FROM "ManifestChunk" WHERE "hash" = ANY(${missing}::text[])`;
+    const rows = await client.$queryRaw<{ hash: string; data: Uint8Array }[]>`SELECT "hash", "data" FROM "ManifestChunk" WHERE "hash" = ANY(${missing}::text[])`;
     for (const row of rows) {
       const entries = decode(row.data);
       remember(row.hash, entries);
@@ -100,7 +103,7 @@ export async function loadChunks(hashes: string[]): Promise<Map<string, Entry[]>
 }
 
 /** Stores the chunks the database lacks (gzipped), in one round trip each way. */
-export async function storeChunks(chunks: Chunk[], client: Pick<typeof db, '$queryRaw' | '$executeRaw'> = db): Promise<void> {
+export async function storeChunks(chunks: Chunk[], client: Queryable = db): Promise<void> {
   if (!chunks.length) return;
   const hashes = chunks.map((c) => c.hash);
   const existing = await client.$queryRaw<{ hash: string }[]>`SELECT "hash" FROM "ManifestChunk" WHERE "hash" = ANY(${hashes}::text[])`;
@@ -154,7 +157,7 @@ const sameFile = (a: Entry, b: Entry) => a.sha256 === b.sha256 && a.contentType 
  * What `next` changes against `base`. Chunks both share are unchanged as a
  * whole and never decoded; `known` supplies chunks not yet stored.
  */
-export async function diffManifests(base: ChunkRef[], next: ChunkRef[], known: Chunk[] = []): Promise<Diff> {
+export async function diffManifests(base: ChunkRef[], next: ChunkRef[], known: Chunk[] = [], client: Queryable = db): Promise<Diff> {
   const baseHashes = new Set(base.map((r) => r.hash));
   const nextHashes = new Set(next.map((r) => r.hash));
   let unchanged = 0;
@@ -162,7 +165,7 @@ export async function diffManifests(base: ChunkRef[], next: ChunkRef[], known: C
   const baseOnly = base.filter((r) => !nextHashes.has(r.hash));
   const nextOnly = next.filter((r) => !baseHashes.has(r.hash));
   const inMemory = new Map(known.map((c) => [c.hash, c.entries]));
-  const loaded = await loadChunks([...baseOnly, ...nextOnly].map((r) => r.hash).filter((h) => !inMemory.has(h)));
+  const loaded = await loadChunks([...baseOnly, ...nextOnly].map((r) => r.hash).filter((h) => !inMemory.has(h)), client);
   const entriesOf = (r: ChunkRef) => inMemory.get(r.hash) ?? loaded.get(r.hash)!;
   const before = new Map<string, Entry>();
   for (const r of baseOnly) for (const e of entriesOf(r)) before.set(e.path, e);

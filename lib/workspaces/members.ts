@@ -32,7 +32,7 @@ export async function inviteMember(actor: Actor, slug: string, input: { handle: 
   await changeWorkspace({ slug }, async (tx) => {
     const { workspace, role } = await workspaceAccess(actor.user.id, slug, 'admin', tx);
     if (!mayAssignRole(role, null, input.role)) throw ownersOnly();
-    const invitee = await findUserByHandle(input.handle);
+    const invitee = await findUserByHandle(input.handle, tx);
     if (!invitee) throw new ApiError('not_found', `No user @${input.handle}.`);
     const existing = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId: workspace.id, userId: invitee.id } } });
     if (existing?.status === 'accepted') {
