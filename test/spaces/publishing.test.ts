@@ -44,7 +44,6 @@ describe('push plan', () => {
       ['a//b', 'empty segment'],
       ['dir/', 'empty segment'],
       ['a\\b', '"/"'],
-      ['bad\u0001name', 'control character'],
       ['x'.repeat(1025), '1024'],
       [`${'y'.repeat(256)}/z`, '255 bytes'],
     ]) {
@@ -54,6 +53,10 @@ describe('push plan', () => {
       expect(json.error.message).toContain(JSON.stringify(path.slice(0, 200)).slice(0, 30));
       expect(json.error.message).toContain(why);
     }
+    // Control characters are refused before the path is looked at, like in any text field.
+    const control = await plan(token, space.id, [entry('bad\u0001name')]);
+    expect(control.status).toBe(400);
+    expect(control.json.error.message).toMatch(/^body\.files\.0\.path: .*control characters/);
     const twice = await plan(token, space.id, [entry('./a.txt'), entry('a.txt')]);
     expect(twice.status).toBe(400);
     expect(twice.json.error.message).toBe('The file a.txt is listed twice.');
