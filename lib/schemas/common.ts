@@ -53,6 +53,28 @@ export function wholeNumber(min: number, max: number, rule = `must be a whole nu
     .refine((n) => n >= min && n <= max, rule);
 }
 
+// --- Media types ---
+
+/** RFC 9110 token characters. */
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+/** A quoted-string of printable ASCII (no obs-text: a header value must stay ASCII). */
+const QUOTED = '"(?:[ !#-\\[\\]-~]|\\\\[ -~])*"';
+
+/** type/subtype with optional `; name=value` parameters, value a token or quoted-string. */
+export const MEDIA_TYPE_PATTERN = new RegExp(`^${TOKEN}/${TOKEN}(?: *; *${TOKEN}=(?:${TOKEN}|${QUOTED}))*$`);
+export const MEDIA_TYPE_MAX = 255;
+export const MEDIA_TYPE_RULE = 'must be a media type such as text/html or text/html; charset=utf-8';
+
+/**
+ * A Content-Type that will go out in a header: stored types are served as they
+ * are, so anything a Headers object would refuse must be refused here.
+ */
+export const mediaType = text().max(MEDIA_TYPE_MAX).regex(MEDIA_TYPE_PATTERN, MEDIA_TYPE_RULE);
+
+export function isMediaType(value: string): boolean {
+  return value.length <= MEDIA_TYPE_MAX && MEDIA_TYPE_PATTERN.test(value);
+}
+
 export const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])?$/;
 
 export const HANDLE_RULE = 'must be 1 to 39 lowercase letters, digits or hyphens, starting and ending with a letter or digit';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SHA256_PATTERN } from '../storage/meter.ts';
-import { INT_MAX, text, timestamp, user, wholeNumber } from './common.ts';
+import { INT_MAX, mediaType, text, timestamp, user, wholeNumber } from './common.ts';
 import { endpoint } from './endpoint.ts';
 
 const tag = 'Spaces';
@@ -60,9 +60,7 @@ export const fileEntry = z
     path: text().min(1).meta({ description: 'Relative, "/"-separated; no "..", no empty segments, at most 1024 characters.' }),
     sha256,
     size: z.number().int().min(0),
-    contentType: text()
-      .regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/, 'must be a media type such as text/html')
-      .max(255)
+    contentType: mediaType
       .optional()
       .meta({ description: 'Served Content-Type; guessed from the extension when absent.' }),
   })

@@ -229,6 +229,60 @@ describe('commit', () => {
   });
 });
 
+describe('content types of pushed files', () => {
+  it('refuses a content type that is not a media type with 400 naming the field, in the plan and the commit, and stores nothing', async () => {
+    const { token } = await signIn('ctype-a');
+    const space = await makeSpace(token, 'ctype-a');
+    await putBlob(token, space.id, '<p>x</p>');
+    for (const contentType of [
+      'text/html;\u0000',
+      'text/html\r\nSet-Cookie: a=b',
+      'text/html; charset=utf-8\u0085',
+      'text/html garbage',
+      'text/',
+      '/html',
+      'text/html;',
+      'text/html; charset',
+      'text/html; charset="utf-8',
+      'text/html; charset=a"b',
+      'text/h\u00e9ml',
+      'text/html; name="caf\u00e9"',
+      ' text/html',
+      `text/${'x'.repeat(260)}`,
+    ]) {
+      const files = [{ path: 'index.html', sha256: sha('<p>x</p>'), size: 8, contentType }];
+      for (const answer of [await plan(token, space.id, files), await commit(token, space.id, files)]) {
+        expect(answer.status, JSON.stringify(contentType)).toBe(400);
+        expect(answer.json.error.code).toBe('bad_request');
+        expect(answer.json.error.message, JSON.stringify(contentType)).toMatch(/^body\.files\.0\.contentType: /);
+      }
+    }
+    expect(await db.version.count({ where: { spaceId: space.id } })).toBe(0);
+  });
+
+  it('keeps a media type with parameters and serves it back as given', async () => {
+    const { token } = await signIn('ctype-b');
+    const space = await makeSpace(token, 'ctype-b');
+    const types = {
+      'index.html': 'text/html; charset=utf-8',
+      'old.txt': 'text/plain;charset="ISO-8859-1"',
+      'api.json': 'application/vnd.api+json',
+      'feed': 'multipart/x-mixed-replace; boundary="a b\\"c"; x-y=1',
+    };
+    const files = { 'index.html': '<p>hi</p>', 'old.txt': 'old', 'api.json': '{}', feed: '--' };
+    await push(token, space.id, files, 'typed', types);
+    for (const [name, type] of Object.entries(types)) {
+      const read = await call(fileRoute, 'GET', '', { token, params: { id: space.id, path: [name] } });
+      expect(read.status, name).toBe(200);
+      expect(read.json.file.contentType).toBe(type);
+      const download = await call(downloadRoute, 'GET', '', { token, params: { id: space.id, path: [name] } });
+      expect(download.status, name).toBe(200);
+      expect(download.headers.get('content-type')).toBe(type);
+      expect(download.text).toBe(files[name as keyof typeof files]);
+    }
+  });
+});
+
 describe('reading versions and files', () => {
   async function published() {
     const { token } = await signIn(`read-${Math.random().toString(36).slice(2, 8)}`);
