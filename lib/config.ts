@@ -49,6 +49,9 @@ const schema = z.object({
     .regex(/^vercel_blob_rw_[A-Za-z0-9]+_\w+$/, 'must be a Vercel Blob read-write token (vercel_blob_rw_<store>_<secret>)')
     .optional(),
   VERCEL_BLOB_API_URL: url.optional(),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' })
+    .optional(),
 });
 
 type OAuthClient = { clientId: string; clientSecret: string };
@@ -74,6 +77,8 @@ export type Config = {
   /** True when published content has an origin of its own, apart from the app's. */
   separateContentOrigin: boolean;
   blobToken: string | undefined;
+  /** Where rate-limit counters live when set (else in Postgres). */
+  redisUrl: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -86,7 +91,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
       // Secrets are not repeated into logs.
-      const shown = /SECRET|SMTP_URL/.test(name) ? '(hidden)' : JSON.stringify(env[name] ?? '');
+      const shown = /SECRET|SMTP_URL|REDIS_URL/.test(name) ? '(hidden)' : JSON.stringify(env[name] ?? '');
       return `  ${name}=${shown}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -122,6 +127,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     contentBaseUrl,
     separateContentOrigin: new URL(contentBaseUrl).origin !== new URL(publicUrl).origin,
     blobToken: e.BLOB_READ_WRITE_TOKEN,
+    redisUrl: e.REDIS_URL,
   };
 }
 

@@ -193,7 +193,7 @@ describe('password-protected spaces', () => {
     expect((await versions({ authorization: `Bearer ${token}` })).status).toBe(200);
   });
 
-  it('answers 429 after 10 wrong passwords from one address, counted in Postgres, even for the right one', async () => {
+  it('answers 429 after 10 wrong passwords from one address, even for the right one', async () => {
     const { token } = await signIn('guarded');
     const space = await makeSpace(token, 'guarded');
     await patch(space.id, token, { password: 'right' });
@@ -201,7 +201,6 @@ describe('password-protected spaces', () => {
     const blocked = await unlock(space.id, 'right', '10.0.0.9');
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await db.rateCounter.findUnique({ where: { key: `unlock:${space.id}:10.0.0.9` } })).toMatchObject({ count: 10 });
     expect((await unlock(space.id, 'right', '10.0.0.10')).status).toBe(200);
   });
 

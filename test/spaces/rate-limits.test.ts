@@ -1,0 +1,78 @@
+// Limits on what strangers can do to a space: guessing its password.
+import { describe, expect, it } from 'vitest';
+import { PATCH as patchRoute } from '@/app/v1/spaces/[id]/route.ts';
+import { POST as unlockRoute } from '@/app/v1/spaces/[id]/unlock/route.ts';
+import { GET as versionsRoute } from '@/app/v1/spaces/[id]/versions/route.ts';
+import { PEER_HEADER } from '@/lib/http/client.ts';
+import { TRIES_PER_ADDRESS, TRIES_PER_SPACE } from '@/lib/spaces/unlock.ts';
+import { call, signIn } from '../helpers.ts';
+import { makeSpace, push } from './fixtures.ts';
+
+async function protectedSpace(handle: string, password: string) {
+  const owner = await signIn(handle);
+  const space = await makeSpace(owner.token, handle);
+  await push(owner.token, space.id, { 'index.html': 'secret' });
+  const set = await call(patchRoute, 'PATCH', '', { token: owner.token, body: { password }, params: { id: space.id } });
+  expect(set.status).toBe(200);
+  return { owner, space };
+}
+
+const unlock = (id: string, password: string, peer: string, token?: string) =>
+  call(unlockRoute, 'POST', `/v1/spaces/${id}/unlock`, { token, body: { password }, params: { id }, headers: { [PEER_HEADER]: peer } });
+
+const statuses = (results: { status: number }[]) =>
+  results.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+
+describe('unlocking a space', () => {
+  it('counts each try before checking the password: 200 parallel wrong tries from one address get exactly 10 × 401, the rest 429', async () => {
+    const { space } = await protectedSpace('race-target', 'correct horse');
+    const tries = await Promise.all(Array.from({ length: 200 }, (_, i) => unlock(space.id, `guess ${i}`, '192.0.2.66')));
+    expect(statuses(tries)).toEqual({ 401: TRIES_PER_ADDRESS, 429: 200 - TRIES_PER_ADDRESS });
+    const limited = tries.find((t) => t.status === 429)!;
+    expect(limited.json.error.code).toBe('rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
+    // The address stays blocked, even with the right password; others are not.
+    expect((await unlock(space.id, 'correct horse', '192.0.2.66')).status).toBe(429);
+    expect((await unlock(space.id, 'correct horse', '192.0.2.67')).status).toBe(200);
+  });
+
+  it('gives a right password its try back, so a visitor who mistypes now and then is not blocked', async () => {
+    const { space } = await protectedSpace('mistyper', 'open sesame');
+    for (let i = 0; i < TRIES_PER_ADDRESS - 1; i++) expect((await unlock(space.id, 'open sesam', '192.0.2.70')).status).toBe(401);
+    expect((await unlock(space.id, 'open sesame', '192.0.2.70')).status).toBe(200);
+    // The right password did not use up the last try.
+    expect((await unlock(space.id, 'open sesam', '192.0.2.70')).status).toBe(401);
+    expect((await unlock(space.id, 'open sesam', '192.0.2.70')).status).toBe(429);
+  });
+
+  it('counts the IPv6 addresses of one /64 network together', async () => {
+    const { space } = await protectedSpace('v6-target', 'pass word');
+    for (let i = 1; i <= TRIES_PER_ADDRESS; i++) expect((await unlock(space.id, 'nope', `2001:db8:1:2::${i.toString(16)}`)).status).toBe(401);
+    expect((await unlock(space.id, 'nope', '2001:db8:1:2:ffff::1')).status).toBe(429);
+    expect((await unlock(space.id, 'pass word', '2001:db8:1:3::1')).status).toBe(200);
+  });
+
+  it('after a burst of wrong guesses from many addresses, still checks the password of visitors who unlocked before, and of nobody else', async () => {
+    const { space } = await protectedSpace('siege', 'the real one');
+    const member = await signIn('siege-reader');
+    expect((await unlock(space.id, 'the real one', '198.51.100.7')).status).toBe(200);
+    expect((await unlock(space.id, 'the real one', '198.51.100.8', member.token)).status).toBe(200);
+
+    const attackers = TRIES_PER_SPACE + 20;
+    const burst = await Promise.all(Array.from({ length: attackers }, (_, i) => unlock(space.id, `guess ${i}`, `10.66.${i >> 8}.${i & 255}`)));
+    expect(statuses(burst)).toEqual({ 401: TRIES_PER_SPACE, 429: attackers - TRIES_PER_SPACE });
+    // Spreading guesses over addresses gains nothing more: a stranger's password is no longer checked.
+    const stranger = await unlock(space.id, 'the real one', '203.0.113.99');
+    expect(stranger.status).toBe(429);
+    expect(stranger.json.error.message).toMatch(/tried on this space/);
+
+    // Visitors who opened the space before get in with the right password, and are told when it is wrong.
+    const returning = await unlock(space.id, 'the real one', '198.51.100.7');
+    expect(returning.status).toBe(200);
+    expect((await call(versionsRoute, 'GET', '', { params: { id: space.id }, headers: { 'x-space-token': returning.json.token } })).status).toBe(200);
+    expect((await unlock(space.id, 'wrong', '198.51.100.7')).status).toBe(401);
+    // A signed-in person is known wherever they come from.
+    expect((await unlock(space.id, 'the real one', '203.0.113.200', member.token)).status).toBe(200);
+  });
+});
