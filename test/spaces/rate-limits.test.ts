@@ -1,9 +1,13 @@
-// Limits on what strangers can do to a space: guessing its password.
+// Limits on what strangers can do to a space: guessing its password, flooding
+// its visitor statistics.
 import { describe, expect, it } from 'vitest';
 import { PATCH as patchRoute } from '@/app/v1/spaces/[id]/route.ts';
 import { POST as unlockRoute } from '@/app/v1/spaces/[id]/unlock/route.ts';
 import { GET as versionsRoute } from '@/app/v1/spaces/[id]/versions/route.ts';
+import { POST as viewsRoute } from '@/app/v1/spaces/[id]/views/route.ts';
+import { db } from '@/lib/db/client.ts';
 import { PEER_HEADER } from '@/lib/http/client.ts';
+import { BEACONS_PER_MINUTE } from '@/lib/spaces/visitors.ts';
 import { TRIES_PER_ADDRESS, TRIES_PER_SPACE } from '@/lib/spaces/unlock.ts';
 import { call, signIn } from '../helpers.ts';
 import { makeSpace, push } from './fixtures.ts';
@@ -74,5 +78,52 @@ describe('unlocking a space', () => {
     expect((await unlock(space.id, 'wrong', '198.51.100.7')).status).toBe(401);
     // A signed-in person is known wherever they come from.
     expect((await unlock(space.id, 'the real one', '203.0.113.200', member.token)).status).toBe(200);
+  });
+});
+
+describe('view beacons', () => {
+  async function site(handle: string) {
+    const owner = await signIn(handle);
+    const space = await makeSpace(owner.token, handle);
+    await push(owner.token, space.id, { 'index.html': 'home', 'docs/index.html': 'docs', 'café.html': 'coffee' });
+    return { owner, space };
+  }
+  const beacon = (id: string, body: unknown, peer: string) =>
+    call(viewsRoute, 'POST', `/v1/spaces/${id}/views`, { body, params: { id }, headers: { [PEER_HEADER]: peer, 'user-agent': 'test' } });
+
+  it(`records at most ${BEACONS_PER_MINUTE} a minute per space and address, then answers 429 with Retry-After`, async () => {
+    const { space } = await site('beaconed');
+    const sent = await Promise.all(Array.from({ length: 300 }, () => beacon(space.id, { path: '/' }, '192.0.2.80')));
+    expect(statuses(sent)).toEqual({ 204: BEACONS_PER_MINUTE, 429: 300 - BEACONS_PER_MINUTE });
+    const limited = sent.find((s) => s.status === 429)!;
+    expect(limited.json.error.code).toBe('rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(await db.spaceView.count({ where: { spaceId: space.id } })).toBe(BEACONS_PER_MINUTE);
+    // Another visitor is still counted.
+    expect((await beacon(space.id, { path: '/' }, '192.0.2.81')).status).toBe(204);
+    expect(await db.spaceView.count({ where: { spaceId: space.id } })).toBe(BEACONS_PER_MINUTE + 1);
+  });
+
+  it("stores only the version's own pages and the referrer's host", async () => {
+    const { space } = await site('bounded');
+    const sent = [
+      { path: '/', referrer: 'https://news.example.com/item?id=1&secret=x' },
+      { path: '/docs', referrer: 'javascript:alert(1)' },
+      { path: '/caf%C3%A9.html?utm=x#top', referrer: `https://${'a'.repeat(300)}.example/` },
+      { path: '/docs/', version: 1, referrer: 'not a url' },
+      { path: '/buy-cheap-pills-here', referrer: 'https://spam.example/' },
+      { path: '/../../etc/passwd' },
+      { path: '/', version: 2 },
+      { path: '/%E0%A4%A' },
+    ];
+    for (const body of sent) expect((await beacon(space.id, body, '192.0.2.90')).status).toBe(204);
+    const rows = await db.spaceView.findMany({ where: { spaceId: space.id }, orderBy: { id: 'asc' } });
+    expect(rows.map((r) => [r.path, r.version, r.referrer])).toEqual([
+      ['/', null, 'news.example.com'],
+      ['/docs/', null, null],
+      ['/café.html', null, null],
+      ['/docs/', 1, null],
+    ]);
   });
 });
