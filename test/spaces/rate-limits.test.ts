@@ -1,16 +1,18 @@
 // Limits on what strangers can do to a space: guessing its password, flooding
-// its visitor statistics.
+// its visitor statistics, and what a caller who unlocked it is told.
 import { describe, expect, it } from 'vitest';
+import { POST as planRoute } from '@/app/v1/spaces/[id]/push/plan/route.ts';
 import { PATCH as patchRoute } from '@/app/v1/spaces/[id]/route.ts';
 import { POST as unlockRoute } from '@/app/v1/spaces/[id]/unlock/route.ts';
 import { GET as versionsRoute } from '@/app/v1/spaces/[id]/versions/route.ts';
 import { POST as viewsRoute } from '@/app/v1/spaces/[id]/views/route.ts';
+import { GET as visitorsRoute } from '@/app/v1/spaces/[id]/visitors/route.ts';
 import { db } from '@/lib/db/client.ts';
 import { PEER_HEADER } from '@/lib/http/client.ts';
 import { BEACONS_PER_MINUTE } from '@/lib/spaces/visitors.ts';
 import { TRIES_PER_ADDRESS, TRIES_PER_SPACE } from '@/lib/spaces/unlock.ts';
 import { call, signIn } from '../helpers.ts';
-import { makeSpace, push } from './fixtures.ts';
+import { fileList, makeSpace, push } from './fixtures.ts';
 
 async function protectedSpace(handle: string, password: string) {
   const owner = await signIn(handle);
@@ -125,5 +127,23 @@ describe('view beacons', () => {
       ['/café.html', null, null],
       ['/docs/', 1, null],
     ]);
+  });
+});
+
+describe('a caller who unlocked a space but cannot push', () => {
+  it('is forbidden (403) the visitor statistics and push planning, not asked to unlock again (401)', async () => {
+    const { space } = await protectedSpace('guarded-stats', 'visitors only');
+    const stranger = await signIn('curious-stranger');
+    const opened = await unlock(space.id, 'visitors only', '192.0.2.100');
+    expect(opened.status).toBe(200);
+    const headers = { 'x-space-token': opened.json.token };
+    const stats = await call(visitorsRoute, 'GET', '', { token: stranger.token, headers, params: { id: space.id } });
+    expect(stats.status).toBe(403);
+    expect(stats.json.error.code).toBe('forbidden');
+    const plan = await call(planRoute, 'POST', '', { token: stranger.token, headers, body: { files: fileList({ 'x.txt': 'x' }) }, params: { id: space.id } });
+    expect(plan.status).toBe(403);
+    // Unlocking is still what opens the content.
+    expect((await call(versionsRoute, 'GET', '', { token: stranger.token, params: { id: space.id } })).status).toBe(401);
+    expect((await call(versionsRoute, 'GET', '', { token: stranger.token, headers, params: { id: space.id } })).status).toBe(200);
   });
 });
