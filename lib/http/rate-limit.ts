@@ -100,6 +100,15 @@ export async function closeRateLimitStores(): Promise<void> {
   await open.pool.end();
 }
 
+/**
+ * Installs that share one Redis server (or test databases on one machine)
+ * keep apart: keys carry a short hash of the database they belong to.
+ */
+function redisNamespace(): string {
+  const url = new URL(config.databaseUrl!);
+  return createHash('sha256').update(`${url.host}${url.pathname}`).digest('hex').slice(0, 12);
+}
+
 // One store-backed limiter per declared name, made on first use.
 const built = new Map<string, RateLimiterAbstract>();
 
@@ -120,7 +129,7 @@ function build(spec: RateLimitSpec): RateLimiterAbstract {
   });
   const limiter = redis
     ? // Prefixed: one Redis may serve other applications too.
-      new RateLimiterRedis({ ...common, keyPrefix: `atrium:rl:${spec.name}`, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: postgres })
+      new RateLimiterRedis({ ...common, keyPrefix: `atrium:${redisNamespace()}:rl:${spec.name}`, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: postgres })
     : postgres;
   built.set(spec.name, limiter);
   return limiter;

@@ -90,8 +90,10 @@ describe.skipIf(!process.env.REDIS_URL)('rate limits with REDIS_URL', () => {
     expect([passed, limited.length]).toEqual([5, 25]);
     const redis = new Redis(redisUrl);
     try {
-      expect(await redis.get(`atrium:rl:${limit.spec.name}:client`)).toBe('30');
-      expect(await redis.pttl(`atrium:rl:${limit.spec.name}:client`)).toBeGreaterThan(50_000);
+      const [key] = await redis.keys(`atrium:*:rl:${limit.spec.name}:client`);
+      expect(key).toMatch(/^atrium:[0-9a-f]{12}:rl:/);
+      expect(await redis.get(key)).toBe('30');
+      expect(await redis.pttl(key)).toBeGreaterThan(50_000);
     } finally {
       redis.disconnect();
     }
