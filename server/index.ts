@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { config } from '../lib/config.ts';
+import { PEER_HEADER } from '../lib/http/client.ts';
 import { errorResponse } from '../lib/http/errors.ts';
 import { requestContext, type RequestContext } from '../lib/http/request-context.ts';
 import { log } from '../lib/log.ts';
@@ -58,7 +59,11 @@ export function createFrontServer(options: FrontServerOptions = {}): Server {
     const rawPath = target.split('?')[0];
     const answer = target.startsWith('/') ? answererOf(rawPath) : null;
     if (!answer) {
-      if (options.pages && target.startsWith('/')) return options.pages(request, response);
+      if (options.pages && target.startsWith('/')) {
+        // Pages see the client's address as the API does (lib/http/client.ts).
+        request.headers[PEER_HEADER] = request.socket.remoteAddress ?? '';
+        return options.pages(request, response);
+      }
       return void sendWebResponse(request, response, errorResponse('not_found', `No page ${rawPath.slice(0, 200)}.`));
     }
     requestContext.run(context, () =>

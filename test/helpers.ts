@@ -2,7 +2,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { POST as devLoginRoute } from '@/app/v1/auth/dev-login/route.ts';
 import { config } from '@/lib/config.ts';
-import { downloadByTicket } from '@/lib/spaces/downloads.ts';
+import { downloadResponse } from '@/server/sites.ts';
 import { startSmtpServer } from './smtp-server.ts';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
@@ -37,7 +37,7 @@ export async function call(handler: Handler, method: string, path: string, optio
 
 /** Opens a /dl/<ticket> link as the front server does. */
 export async function download(ticket: string) {
-  const response = await downloadByTicket(new Request(`${BASE}/dl/${ticket}`), ticket);
+  const response = await downloadResponse(new Request(`${BASE}/dl/${ticket}`));
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 

@@ -1,7 +1,7 @@
 import { ButtonLink } from '@/components/ui/button.tsx';
 import { Page } from '@/components/page.tsx';
 import { currentUser } from '@/lib/accounts/users.ts';
-import { pageActor } from '@/lib/auth/session.ts';
+import { pageCaller } from '@/lib/auth/session.ts';
 import { InvitationActions } from './invitation-actions.tsx';
 
 export const dynamic = 'force-dynamic';
@@ -14,8 +14,9 @@ const features = [
 ];
 
 export default async function HomePage() {
-  const actor = await pageActor();
-  const me = actor ? await currentUser(actor.user.id) : null;
+  const caller = await pageCaller();
+  const { actor } = caller;
+  const me = actor ? await currentUser({ ...caller, actor }) : null;
   return (
     <Page actor={actor}>
         <h1 className="text-4xl font-bold tracking-tight">Publish, and work on it together.</h1>

@@ -23,6 +23,11 @@ export function workspaceRoleCan(role: WorkspaceRole, capability: Capability): b
   return WORKSPACE_CAPABILITIES[role].includes(capability);
 }
 
+/** The roles that hold a capability. */
+export function rolesWith(capability: Capability): WorkspaceRole[] {
+  return workspaceRole.options.filter((role) => workspaceRoleCan(role, capability));
+}
+
 /** The roles that hold a capability, e.g. "owner or admin", for messages. */
 export function rolesThatCan(capability: Capability): string {
   return workspaceRole.options.filter((role) => workspaceRoleCan(role, capability)).join(' or ');

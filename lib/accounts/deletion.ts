@@ -7,7 +7,7 @@
 //   command-line sign-ins, memberships and blocks go with the user row;
 // - what the caller wrote elsewhere stays: author columns are nullable with
 //   ON DELETE SET NULL, and a null author is shown as "Deleted user".
-import type { Actor } from '../auth/tokens.ts';
+import type { SignedInCaller } from '../access/caller.ts';
 import { db, type Prisma } from '../db/client.ts';
 
 type WorkspaceRef = { id: string; slug: string; name: string };
@@ -53,7 +53,7 @@ export async function accountDeletionPlan(userId: string, client: Prisma.Transac
   return plan;
 }
 
-export async function deleteAccount(actor: Actor): Promise<void> {
+export async function deleteAccount({ actor }: SignedInCaller): Promise<void> {
   const userId = actor.user.id;
   await db.$transaction(async (tx) => {
     // Lock the caller's workspaces so that two members leaving or deleting

@@ -1,9 +1,9 @@
 // Handles and workspace slugs share one namespace (a personal workspace's slug
 // is its owner's handle). Reserved names are those of top-level routes and
 // pages, and names that would mislead if someone else held them.
+import type { SignedInCaller } from '../access/caller.ts';
 import { db, Prisma } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Actor } from '../auth/tokens.ts';
 import type { User } from '../schemas/accounts.ts';
 import { HANDLE_PATTERN, HANDLE_RULE } from '../schemas/common.ts';
 
@@ -49,7 +49,7 @@ export async function handleProblem(userId: string, handle: string, client: Pris
 }
 
 /** Changes the caller's handle; their personal workspace's slug, and its name if unchanged, follow. */
-export async function changeHandle(actor: Actor, handle: string): Promise<User> {
+export async function changeHandle({ actor }: SignedInCaller, handle: string): Promise<User> {
   try {
     return await db.$transaction(async (tx) => {
       const me = await tx.user.findUniqueOrThrow({ where: { id: actor.user.id }, select: { id: true, handle: true, name: true } });

@@ -1,4 +1,4 @@
-import type { Actor } from '../auth/tokens.ts';
+import type { SignedInCaller } from '../access/caller.ts';
 import { db, Prisma } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import type { CurrentUser, Preferences, User } from '../schemas/accounts.ts';
@@ -60,9 +60,9 @@ export async function findUserByHandle(handle: string, client: Pick<Prisma.Trans
   return client.user.findUnique({ where: { handle }, select: { id: true, handle: true, name: true } });
 }
 
-export async function currentUser(userId: string): Promise<CurrentUser> {
+export async function currentUser({ actor }: SignedInCaller): Promise<CurrentUser> {
   const user = await db.user.findUniqueOrThrow({
-    where: { id: userId },
+    where: { id: actor.user.id },
     select: {
       id: true,
       handle: true,
@@ -85,6 +85,6 @@ export async function currentUser(userId: string): Promise<CurrentUser> {
   };
 }
 
-export async function updatePreferences(actor: Actor, changes: Partial<Preferences>): Promise<Preferences> {
+export async function updatePreferences({ actor }: SignedInCaller, changes: Partial<Preferences>): Promise<Preferences> {
   return db.user.update({ where: { id: actor.user.id }, data: changes, select: { developerMode: true } });
 }

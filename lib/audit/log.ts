@@ -2,9 +2,9 @@
 // when. Events are only ever appended (the database refuses updates), and each
 // is written with the transaction client of the change it records, so a change
 // and its record are committed together or not at all.
+import type { SignedInCaller } from '../access/caller.ts';
 import { db, type Prisma } from '../db/client.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
-import type { Actor } from '../auth/tokens.ts';
 import { newId } from '../ids.ts';
 import type { AuditPage } from '../schemas/workspaces.ts';
 
@@ -50,7 +50,7 @@ export async function recordAudit(tx: Prisma.TransactionClient, entry: AuditEntr
 export const AUDIT_PAGE_SIZE = 50;
 
 /** Newest first; `next` is passed back as `before` for the page after. */
-export async function auditLog(actor: Actor, slug: string, page: { before?: number; limit?: number }): Promise<AuditPage> {
+export async function auditLog({ actor }: SignedInCaller, slug: string, page: { before?: number; limit?: number }): Promise<AuditPage> {
   const { workspace } = await workspaceAccess(actor.user.id, slug, 'admin');
   const limit = page.limit ?? AUDIT_PAGE_SIZE;
   const rows = await db.auditEvent.findMany({

@@ -3,6 +3,7 @@
 // signed in to the web app looks the request up by its short user code and
 // approves or denies it. The token is issued when the approved request is
 // polled, so it is never stored in clear anywhere, and handed out once.
+import type { Caller, SignedInCaller } from '../access/caller.ts';
 import { randomInt } from 'node:crypto';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
@@ -51,10 +52,10 @@ function isExpired(request: Pick<CliSignIn, 'expiresAt'>, now = Date.now()): boo
   return request.expiresAt.getTime() <= now;
 }
 
-export async function startCliSignIn(request: Request, label: string | undefined): Promise<CliStartResult> {
-  const ip = clientAddress(request);
-  const location = clientLocation(request);
-  const userAgent = request.headers.get('user-agent')?.slice(0, 300) || null;
+export async function startCliSignIn({ client }: Caller, label: string | undefined): Promise<CliStartResult> {
+  const ip = client.address;
+  const location = client.location;
+  const userAgent = client.userAgent;
   const deviceCode = newSecret('deviceCode');
   const now = new Date();
   const userCode = await db.$transaction(async (tx) => {
@@ -118,11 +119,11 @@ async function findForApprover(actor: Actor, userCode: string): Promise<CliSignI
   return request;
 }
 
-export async function getCliSignIn(actor: Actor, userCode: string): Promise<CliSignInRequest> {
+export async function getCliSignIn({ actor }: SignedInCaller, userCode: string): Promise<CliSignInRequest> {
   return view(await findForApprover(actor, userCode));
 }
 
-export async function decideCliSignIn(actor: Actor, userCode: string, approve: boolean): Promise<void> {
+export async function decideCliSignIn({ actor }: SignedInCaller, userCode: string, approve: boolean): Promise<void> {
   const request = await findForApprover(actor, userCode);
   const now = new Date();
   const { count } = await db.cliSignIn.updateMany({

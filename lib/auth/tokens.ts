@@ -1,4 +1,5 @@
 // Issuing and checking bearer secrets: API tokens (the CLI's) and web sessions.
+import type { SignedInCaller } from '../access/caller.ts';
 import { config } from '../config.ts';
 import { db, type Prisma } from '../db/client.ts';
 import type { TokenKind } from '../db/generated/client.ts';
@@ -79,7 +80,7 @@ export function sessionCookie(secret: string): string {
 }
 
 /** The caller's live API tokens and web sessions, newest first. */
-export async function listTokens(actor: Actor): Promise<{ tokens: TokenListing[] }> {
+export async function listTokens({ actor }: SignedInCaller): Promise<{ tokens: TokenListing[] }> {
   const tokens = await db.token.findMany({
     where: { userId: actor.user.id, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
     orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
@@ -98,13 +99,13 @@ export async function listTokens(actor: Actor): Promise<{ tokens: TokenListing[]
 }
 
 /** Revokes one of the caller's own tokens; any other id is not found. */
-export async function revokeToken(actor: Actor, tokenId: string): Promise<void> {
+export async function revokeToken({ actor }: SignedInCaller, tokenId: string): Promise<void> {
   const { count } = await db.token.deleteMany({ where: { id: tokenId, userId: actor.user.id } });
   if (count === 0) throw new ApiError('not_found', 'You have no token with that id.');
 }
 
 /** Revokes the API token making the request (signing the CLI out). */
-export async function revokeCurrentToken(actor: Actor): Promise<void> {
+export async function revokeCurrentToken({ actor }: SignedInCaller): Promise<void> {
   if (actor.token.kind === 'web') {
     throw new ApiError('bad_request', 'This is a web session, not an API token: sign out of the web app instead.');
   }

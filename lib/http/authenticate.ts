@@ -38,6 +38,12 @@ function assertSameOrigin(request: Request) {
   }
 }
 
+/** The person the session cookie names, for reads that need no origin check (published sites). */
+export async function sessionActor(request: Request): Promise<Actor | null> {
+  const cookie = cookieValue(request, SESSION_COOKIE);
+  return cookie ? actorForSecret(cookie) : null;
+}
+
 /**
  * The actor, or null when no credentials were sent. A Bearer token that is
  * unknown or expired is refused (401) so that clients learn to sign in again;

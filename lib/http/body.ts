@@ -20,6 +20,24 @@ export function checkDeclaredLength(request: Request, limit: number) {
   if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) throw tooLarge(limit);
 }
 
+/** A raw request body for domain code: the bytes as a stream, with what the client declared of them. */
+export type IncomingBody = {
+  /** Null when the request has no body. Nothing is read until someone reads it. */
+  stream: ReadableStream<Uint8Array> | null;
+  /** The declared Content-Length; null when absent or malformed. */
+  length: number | null;
+  type: string | null;
+};
+
+export function incomingBody(request: Request): IncomingBody {
+  const declared = request.headers.get('content-length')?.trim();
+  return {
+    stream: request.body,
+    length: declared && /^\d+$/.test(declared) ? Number(declared) : null,
+    type: request.headers.get('content-type'),
+  };
+}
+
 /** The same request, whose body fails with 413 past `limit` bytes. */
 export function limitBody(request: Request, limit: number): Request {
   checkDeclaredLength(request, limit);

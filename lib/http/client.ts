@@ -1,8 +1,8 @@
 // Who is on the other end of a request: its address and, behind a trusted
 // proxy, its city and country.
 //
-// `npm start` serves Next through scripts/serve.ts, which puts the TCP peer's
-// address into PEER_HEADER (replacing anything a client sent under that name).
+// The front server (server/) puts the TCP peer's address into PEER_HEADER
+// (replacing anything a client sent under that name).
 // With TRUST_PROXY=true a proxy in front of Atrium is trusted: the client is
 // the last address it appended to X-Forwarded-For, and the location comes from
 // the headers that Vercel and Cloudflare add.
@@ -11,9 +11,10 @@ import { config } from '../config.ts';
 
 export const PEER_HEADER = 'x-atrium-peer';
 
-export type Location = { city: string | null; country: string | null };
+import type { Caller, Client, Location } from '../access/caller.ts';
+import type { Actor } from '../auth/tokens.ts';
 
-function header(request: Request, name: string): string | null {
+function header(request: { headers: Headers }, name: string): string | null {
   const value = request.headers.get(name)?.trim();
   return value ? value : null;
 }
@@ -28,7 +29,7 @@ function decoded(value: string | null): string | null {
 }
 
 /** The client's address, or null when the server cannot know it. */
-export function clientAddress(request: Request): string | null {
+export function clientAddress(request: { headers: Headers }): string | null {
   if (config.trustProxy) {
     const forwarded = header(request, 'x-forwarded-for')?.split(',').map((part) => part.trim()).filter(Boolean);
     if (forwarded?.length) return forwarded[forwarded.length - 1];
@@ -71,11 +72,21 @@ export function addressKey(address: string | null): string {
 }
 
 /** City and country from trusted proxy headers; null when not behind a trusted proxy. */
-export function clientLocation(request: Request): Location | null {
+export function clientLocation(request: { headers: Headers }): Location | null {
   if (!config.trustProxy) return null;
   const city = decoded(header(request, 'x-vercel-ip-city') ?? header(request, 'cf-ipcity'));
   const country = header(request, 'x-vercel-ip-country') ?? header(request, 'cf-ipcountry');
   // Cloudflare says XX for unknown and T1 for Tor.
   const knownCountry = country && !['XX', 'T1'].includes(country) ? country : null;
   return city || knownCountry ? { city, country: knownCountry } : null;
+}
+
+/** The client of a request: address, user agent, location behind a trusted proxy. */
+export function clientOf(request: { headers: Headers }): Client {
+  return { address: clientAddress(request), userAgent: request.headers.get('user-agent')?.slice(0, 300) || null, location: clientLocation(request) };
+}
+
+/** The caller of an API request: the unlock token of a protected space rides in X-Space-Token. */
+export function callerOf(request: Request, actor: Actor | null): Caller {
+  return { actor, spaceToken: request.headers.get('x-space-token'), client: clientOf(request) };
 }

@@ -5,14 +5,17 @@
 // wrapper tells it who the caller was.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { Caller, SignedInCaller } from '../access/caller.ts';
 import type { Actor } from '../auth/tokens.ts';
 import { config } from '../config.ts';
 import { isDatabaseBusy } from '../db/client.ts';
 import { log } from '../log.ts';
 import type { Endpoint } from '../schemas/endpoint.ts';
 import { authenticate } from './authenticate.ts';
-import { checkDeclaredLength, JSON_BODY_LIMIT, readJsonBody } from './body.ts';
+import { checkDeclaredLength, incomingBody, JSON_BODY_LIMIT, readJsonBody, type IncomingBody } from './body.ts';
+import { callerOf } from './client.ts';
 import { ApiError, errorResponse } from './errors.ts';
+import { FileAnswer, fileResponse } from './files.ts';
 import { requestContext } from './request-context.ts';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -20,19 +23,21 @@ type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 type Context<E extends Endpoint> =
   E extends Endpoint<infer A, infer P, infer Q, infer B>
     ? {
-        request: Request;
         requestId: string;
-        actor: A extends 'user' | 'web' ? Actor : A extends 'optional' ? Actor | null : null;
+        /** Who is asking; signed in on `user` and `web` routes. */
+        caller: A extends 'user' | 'web' ? SignedInCaller : Caller & { actor: A extends 'optional' ? Actor | null : null };
         params: Infer<P>;
         query: Infer<Q>;
         /** The validated body (endpoints with the default body cap). */
         body: Infer<B>;
         /** Reads and validates the body; for endpoints with a larger cap, call it after the permission check. */
         readBody: () => Promise<Infer<B>>;
+        /** The raw body of routes that take bytes, unread. */
+        rawBody: IncomingBody;
       }
     : never;
 
-type Output<E extends Endpoint> = E['response'] extends z.ZodType ? z.input<E['response']> : void;
+type Output<E extends Endpoint> = E['response'] extends z.ZodType ? z.input<E['response']> : void | FileAnswer;
 
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 
@@ -64,8 +69,9 @@ async function resolveActor(endpoint: Endpoint, request: Request): Promise<Actor
   return actor;
 }
 
-function successResponse(endpoint: Endpoint, output: unknown): Response {
+async function successResponse(endpoint: Endpoint, request: Request, output: unknown): Promise<Response> {
   if (output instanceof Response) return output;
+  if (output instanceof FileAnswer) return fileResponse(request, output);
   if (endpoint.response === null) return new Response(null, { status: 204 });
   // Outside production every answer is checked against its documented schema,
   // so the OpenAPI document cannot drift from what the handlers return.
@@ -97,13 +103,14 @@ export function route<E extends Endpoint>(endpoint: E, handler: (context: Contex
     try {
       const actor = await resolveActor(endpoint, request);
       if (shared && actor) shared.userId = actor.user.id;
+      const caller = callerOf(request, actor);
       const url = new URL(request.url);
       const readBody = bodyReader(endpoint, request);
       const params = endpoint.params ? validate(endpoint.params, await next.params, 'params') : undefined;
       const query = endpoint.query ? validate(endpoint.query, queryObject(url), 'query') : undefined;
       if (endpoint.body) checkDeclaredLength(request, endpoint.maxBodyBytes ?? JSON_BODY_LIMIT);
       const eager = endpoint.maxBodyBytes === undefined || endpoint.maxBodyBytes <= JSON_BODY_LIMIT;
-      const context = { request, requestId, actor, params, query, readBody, body: eager ? await readBody() : undefined };
+      const context = { requestId, caller, params, query, readBody, rawBody: incomingBody(request), body: eager ? await readBody() : undefined };
       if (!eager) {
         Object.defineProperty(context, 'body', {
           get() {
@@ -111,7 +118,7 @@ export function route<E extends Endpoint>(endpoint: E, handler: (context: Contex
           },
         });
       }
-      response = successResponse(endpoint, await handler(context as Context<E>));
+      response = await successResponse(endpoint, request, await handler(context as Context<E>));
     } catch (error) {
       if (error instanceof ApiError) {
         response = errorResponse(error.code, error.message, error.headers);

@@ -20,7 +20,7 @@ const versionQuery = z.object({
 
 export const visibility = z.enum(['public', 'members']);
 export const permissions = z
-  .object({ view: z.boolean(), comment: z.boolean(), push: z.boolean(), admin: z.boolean() })
+  .object({ view: z.boolean(), comment: z.boolean(), push: z.boolean(), manage: z.boolean(), admin: z.boolean() })
   .meta({ id: 'SpacePermissions', description: "What the caller may do with the space." });
 
 export const space = z
@@ -192,7 +192,7 @@ export const spacesApi = {
     method: 'PATCH',
     path: '/v1/spaces/{id}',
     tag,
-    summary: "Change a space's name, visibility, guest rights, viewers or password (admin)",
+    summary: "Change a space's name, visibility, guest rights, viewers or password (manage)",
     auth: 'user',
     params: idParams,
     body: patchSpaceBody,

@@ -1,11 +1,9 @@
-// How stored files go out: content types, the headers that keep published
-// content from running with the app's privileges, and file responses with
-// strong ETags (the content hash).
+// How stored files go out: content types, and the headers that keep published
+// content from running with the app's privileges (lib/http/files.ts sends them).
 import { lookup } from 'mime-types';
 import { config } from '../config.ts';
-import { ApiError } from '../http/errors.ts';
+import { FileAnswer, type StoredFile } from '../http/files.ts';
 import { isMediaType } from '../schemas/common.ts';
-import { blobStore } from '../storage/index.ts';
 
 /** Attachments and raw uploads: nothing may run, load or be sniffed. */
 export const ATTACHMENT_CSP = "default-src 'none'; sandbox";
@@ -36,31 +34,14 @@ export function contentDisposition(kind: 'attachment' | 'inline', filename: stri
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-export type FileToSend = { sha256: string; size: number; contentType: string };
-
-/**
- * A response streaming a stored blob, with a strong ETag from its hash and
- * nosniff; 304 when the client already has it.
- */
-export async function fileResponse(
-  request: Request,
-  file: FileToSend,
-  headers: Record<string, string>,
-  status = 200,
-): Promise<Response> {
-  const etag = `"${file.sha256}"`;
-  const common = { etag, 'x-content-type-options': 'nosniff', 'x-content-sha256': file.sha256, ...headers };
-  if (status === 200 && request.headers.get('if-none-match')?.split(/\s*,\s*/).includes(etag)) {
-    return new Response(null, { status: 304, headers: common });
-  }
-  const body = request.method === 'HEAD' ? null : await blobStore().get(file.sha256);
-  if (request.method !== 'HEAD' && !body) throw new ApiError('not_found', 'The stored bytes of this file are missing.');
-  return new Response(body, { status, headers: { ...common, 'content-type': file.contentType, 'content-length': String(file.size) } });
+/** A stream of no bytes, for a request that came without a body. */
+export function emptyStream(): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.close() });
 }
 
 /** A download: the file as an attachment that nothing can run. */
-export function attachment(request: Request, file: FileToSend, filename: string): Promise<Response> {
-  return fileResponse(request, file, {
+export function attachment(file: StoredFile, filename: string): FileAnswer {
+  return new FileAnswer(file, {
     'content-disposition': contentDisposition('attachment', filename),
     'content-security-policy': ATTACHMENT_CSP,
     'cache-control': 'private, no-cache',

@@ -1,15 +1,10 @@
 // Answering a /dl/<ticket> link: the file or upload it names, as an attachment.
-import { ApiError, errorResponse } from '../http/errors.ts';
-import { sendVersionFile } from './publishing.ts';
+import type { FileAnswer } from '../http/files.ts';
+import { versionFileAttachment } from './publishing.ts';
 import { redeemTicket } from './tickets.ts';
-import { sendUpload } from './uploads.ts';
+import { uploadAttachment } from './uploads.ts';
 
-export async function downloadByTicket(request: Request, ticket: string): Promise<Response> {
-  try {
-    const { spaceId, target } = await redeemTicket(ticket);
-    return 'uploadId' in target ? await sendUpload(request, spaceId, target.uploadId) : await sendVersionFile(request, spaceId, target.path, target.version);
-  } catch (error) {
-    if (error instanceof ApiError) return errorResponse(error.code, error.message);
-    throw error;
-  }
+export async function downloadByTicket(ticket: string): Promise<FileAnswer> {
+  const { spaceId, target } = await redeemTicket(ticket);
+  return 'uploadId' in target ? uploadAttachment(spaceId, target.uploadId) : versionFileAttachment(spaceId, target.path, target.version);
 }

@@ -6,18 +6,20 @@
 // whatever the number of files. A commit is one transaction that locks the
 // space row: racing commits get consecutive numbers, each a full snapshot of
 // what its pusher listed, with its diff against the version just before it.
-import type { Actor } from '../auth/tokens.ts';
+import type { Caller, SignedInCaller } from '../access/caller.ts';
 import { config } from '../config.ts';
 import { db, type PrismaClient } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
+import type { IncomingBody } from '../http/body.ts';
 import { ApiError } from '../http/errors.ts';
+import type { FileAnswer } from '../http/files.ts';
 import type { Diff, FileEntryInput, Version } from '../schemas/spaces.ts';
 import { blobStore } from '../storage/index.ts';
 import { checkRoom, claimBlob, holdBlob, releaseReservation, reserveStorage, storageUsage, touchBlobs } from '../storage/usage.ts';
-import { attachment, contentTypeOf } from './content.ts';
+import { attachment, contentTypeOf, emptyStream } from './content.ts';
 import { chunkEntries, chunkOf, chunkRefs, comparePaths, diffManifests, findEntry, loadChunks, manifestEntries, storeChunks, type ChunkRef, type Entry } from './manifest.ts';
 import { normalizePath } from './paths.ts';
-import { siteUrl, spaceWith, type Caller } from './spaces.ts';
+import { siteUrl, spaceWith } from './spaces.ts';
 import { createTicket } from './tickets.ts';
 
 export const MAX_FILES = 200_000;
@@ -84,8 +86,8 @@ function versionOut(row: VersionRow): Version {
 /** A file list is read only after the permission check: it may be megabytes long. */
 type ReadInput<T> = () => Promise<T>;
 
-export async function planPush(actor: Actor, id: string, readInput: ReadInput<{ files: FileEntryInput[] }>): Promise<{ baseVersion: number; missing: string[]; diff: Diff }> {
-  const { space } = await spaceWith({ actor }, id, 'push');
+export async function planPush(caller: SignedInCaller, id: string, readInput: ReadInput<{ files: FileEntryInput[] }>): Promise<{ baseVersion: number; missing: string[]; diff: Diff }> {
+  const { space } = await spaceWith(caller, id, 'push');
   const entries = prepareEntries((await readInput()).files);
   const chunks = chunkEntries(entries);
   const [base, missing] = await Promise.all([
@@ -111,19 +113,17 @@ function freshHashes(entries: Entry[], diff: Diff): string[] {
  * count against this workspace's storage too. Past the plan's storage limit
  * it is 403, decided from Content-Length before reading when it is given.
  */
-export async function putBlob(actor: Actor, id: string, sha256: string, request: Request): Promise<void> {
-  const { space } = await spaceWith({ actor }, id, 'push');
+export async function putBlob(caller: SignedInCaller, id: string, sha256: string, body: IncomingBody): Promise<void> {
+  const { space } = await spaceWith(caller, id, 'push');
   if (await touchBlobs(db, space.workspaceId, [sha256])) {
-    await request.body?.cancel();
+    await body.stream?.cancel();
     return;
   }
-  const header = request.headers.get('content-length');
-  const length = header !== null && /^\d+$/.test(header) ? Number(header) : null;
+  const { length } = body;
   if (length !== null && length > config.maxUploadBytes) throw new ApiError('too_large', `The file is larger than the limit of ${formatBytes(config.maxUploadBytes)}.`);
   const reservation = length !== null ? await reserveStorage(space.workspaceId, length) : null;
   try {
-    const body = request.body ?? new Response(new Uint8Array()).body!;
-    const stored = await blobStore().put(body, {
+    const stored = await blobStore().put(body.stream ?? emptyStream(), {
       sha256,
       maxBytes: length ?? config.maxUploadBytes,
       admit: async (stored) => {
@@ -142,11 +142,11 @@ export async function putBlob(actor: Actor, id: string, sha256: string, request:
 const noChange = (diff: Diff) => !diff.added.length && !diff.changed.length && !diff.removed.length;
 
 export async function commitVersion(
-  actor: Actor,
+  caller: SignedInCaller,
   id: string,
   readInput: ReadInput<{ files: FileEntryInput[]; message?: string }>,
 ): Promise<{ version: Version | null; diff: Diff; url: string }> {
-  const { space } = await spaceWith({ actor }, id, 'push');
+  const { space } = await spaceWith(caller, id, 'push');
   const input = await readInput();
   const entries = prepareEntries(input.files);
   const missing = await missingBlobs(space.workspaceId, entries.map((e) => e.sha256));
@@ -179,7 +179,7 @@ export async function commitVersion(
       }
       await storeChunks(chunks, tx);
       const row = await tx.version.create({
-        data: { spaceId: space.id, number: previous + 1, message: input.message || null, authorId: actor.user.id, fileCount: entries.length, bytes: BigInt(bytes), chunks: refs },
+        data: { spaceId: space.id, number: previous + 1, message: input.message || null, authorId: caller.actor.user.id, fileCount: entries.length, bytes: BigInt(bytes), chunks: refs },
         select: versionSelect,
       });
       await tx.space.update({ where: { id: space.id }, data: { latestVersion: previous + 1 } });
@@ -299,9 +299,9 @@ export async function fileHistory(caller: Caller, id: string, segments: string[]
 
 const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
-export async function downloadFile(caller: Caller, id: string, segments: string[], v: number | undefined, request: Request): Promise<Response> {
+export async function downloadFile(caller: Caller, id: string, segments: string[], v: number | undefined): Promise<FileAnswer> {
   const { entry } = await locateFile(caller, id, segments, v);
-  return attachment(request, { sha256: entry.sha256, size: entry.size, contentType: contentTypeOf(entry.path, entry.contentType) }, basename(entry.path));
+  return attachment({ sha256: entry.sha256, size: entry.size, contentType: contentTypeOf(entry.path, entry.contentType) }, basename(entry.path));
 }
 
 export async function downloadLink(caller: Caller, id: string, segments: string[], v: number | undefined) {
@@ -310,9 +310,9 @@ export async function downloadLink(caller: Caller, id: string, segments: string[
 }
 
 /** The file a /dl ticket names, as an attachment. */
-export async function sendVersionFile(request: Request, spaceId: string, path: string, number: number): Promise<Response> {
+export async function versionFileAttachment(spaceId: string, path: string, number: number): Promise<FileAnswer> {
   const refs = await versionRefs(spaceId, number);
   const entry = refs ? await findEntry(refs, path) : null;
   if (!entry) throw new ApiError('not_found', 'The file of this download link no longer exists.');
-  return attachment(request, { sha256: entry.sha256, size: entry.size, contentType: contentTypeOf(entry.path, entry.contentType) }, basename(entry.path));
+  return attachment({ sha256: entry.sha256, size: entry.size, contentType: contentTypeOf(entry.path, entry.contentType) }, basename(entry.path));
 }

@@ -1,25 +1,15 @@
 // Space records: loading a space with what the caller may do, listing,
 // creating, changing, and the head summary.
-import type { Actor } from '../auth/tokens.ts';
+import type { Caller, SignedInCaller } from '../access/caller.ts';
+import { rolesWith, workspaceRoleCan } from '../access/capabilities.ts';
+import { notFound, permissionsFor, requirePermission, standingOf, type SpacePermissions } from '../access/spaces.ts';
 import { config } from '../config.ts';
 import { db, Prisma } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import type { Space } from '../schemas/spaces.ts';
-import { permissionsFor, requirePermission, notFound, standingOf, type SpacePermissions } from './access.ts';
 import { hashPassword } from './password.ts';
 import { unlockTokenValid } from './unlock.ts';
-
-/**
- * Who is asking: the signed-in person (or null) and, for a password-protected
- * space, the unlock token they present (X-Space-Token header or site cookie).
- */
-export type Caller = { actor: Actor | null; unlockToken?: string | null };
-
-/** The caller of an API route: the unlock token rides in the X-Space-Token header. */
-export function callerOf(actor: Actor | null, request: Request): Caller {
-  return { actor, unlockToken: request.headers.get('x-space-token') };
-}
 
 const spaceInclude = {
   workspace: { select: { id: true, slug: true, name: true } },
@@ -39,7 +29,7 @@ export async function loadSpace(caller: Caller, id: string): Promise<LoadedSpace
   if (!space) throw notFound(id);
   const standing = await standingOf(caller.actor, space);
   let permissions = permissionsFor(space, standing);
-  if (!permissions.view && space.passwordHash !== null && caller.unlockToken && (await unlockTokenValid(space.id, caller.unlockToken))) {
+  if (!permissions.view && space.passwordHash !== null && caller.spaceToken && (await unlockTokenValid(space.id, caller.spaceToken))) {
     permissions = permissionsFor(space, { ...standing, unlocked: true });
   }
   if (!permissions.view && space.visibility !== 'public') throw notFound(id);
@@ -99,9 +89,9 @@ export async function getSpace(caller: Caller, id: string): Promise<Space> {
  * workspace gives an empty list). Without: every space the caller can push to.
  * Newest first.
  */
-export async function listSpaces(actor: Actor, workspace: string | undefined): Promise<Space[]> {
+export async function listSpaces({ actor }: SignedInCaller, workspace: string | undefined): Promise<Space[]> {
   const memberships = await db.membership.findMany({
-    where: { userId: actor.user.id, status: 'accepted', ...(workspace ? { workspace: { OR: [{ slug: workspace }, { id: workspace }] } } : { role: { in: ['owner', 'admin', 'member'] } }) },
+    where: { userId: actor.user.id, status: 'accepted', ...(workspace ? { workspace: { OR: [{ slug: workspace }, { id: workspace }] } } : { role: { in: rolesWith('push') } }) },
     select: { workspaceId: true, role: true },
   });
   const roles = new Map(memberships.map((m) => [m.workspaceId, m.role]));
@@ -124,14 +114,14 @@ export async function listSpaces(actor: Actor, workspace: string | undefined): P
   return listed.map(({ space, permissions }) => record(space, permissions, viewers.get(space.id) ?? []));
 }
 
-export async function createSpace(actor: Actor, input: { workspace: string; name: string; visibility: 'public' | 'members' }): Promise<Space> {
+export async function createSpace({ actor }: SignedInCaller, input: { workspace: string; name: string; visibility: 'public' | 'members' }): Promise<Space> {
   const workspace = await db.workspace.findFirst({
     where: { OR: [{ slug: input.workspace }, { id: input.workspace }] },
     select: { id: true, memberships: { where: { userId: actor.user.id, status: 'accepted' }, select: { role: true } } },
   });
   const role = workspace?.memberships[0]?.role;
   if (!workspace || !role) throw new ApiError('not_found', `No workspace ${input.workspace}, or you are not a member.`);
-  if (role === 'viewer') throw new ApiError('forbidden', 'Viewers cannot create spaces in this workspace.');
+  if (!workspaceRoleCan(role, 'push')) throw new ApiError('forbidden', `Your role in this workspace (${role}) cannot create spaces: it needs one that can push.`);
   const space = await db.space.create({
     data: { id: newId('space'), workspaceId: workspace.id, name: input.name, visibility: input.visibility, createdById: actor.user.id },
     include: spaceInclude,
@@ -148,8 +138,8 @@ export type SpacePatch = {
   password?: string | null;
 };
 
-export async function patchSpace(actor: Actor, id: string, patch: SpacePatch): Promise<Space> {
-  const { space } = await spaceWith({ actor }, id, 'admin');
+export async function patchSpace(caller: SignedInCaller, id: string, patch: SpacePatch): Promise<Space> {
+  const { space } = await spaceWith(caller, id, 'manage');
   let viewerIds: string[] | undefined;
   if (patch.viewers) {
     const handles = [...new Set(patch.viewers.handles)];
@@ -173,7 +163,7 @@ export async function patchSpace(actor: Actor, id: string, patch: SpacePatch): P
         ]
       : []),
   ]);
-  return getSpace({ actor }, space.id);
+  return getSpace(caller, space.id);
 }
 
 export async function spaceHead(caller: Caller, id: string) {

@@ -22,7 +22,7 @@ import { ApiError } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
 import { verifyPassword } from './password.ts';
-import type { Caller } from './spaces.ts';
+import type { Caller } from '../access/caller.ts';
 import { loadSpace } from './spaces.ts';
 
 export const UNLOCK_LIFETIME = 12 * 60 * 60 * 1000;
@@ -62,12 +62,12 @@ function knownKeys(spaceId: string, caller: Caller, address: string): string[] {
   return keys;
 }
 
-export async function unlockSpace(caller: Caller, id: string, password: string, clientAddress: string | null): Promise<{ token: string; exp: number }> {
+export async function unlockSpace(caller: Caller, id: string, password: string): Promise<{ token: string; exp: number }> {
   const { space } = await loadSpace(caller, id);
   if (space.passwordHash === null || space.visibility !== 'public') {
     throw new ApiError('bad_request', 'This space has no password to unlock.');
   }
-  const address = addressKey(clientAddress);
+  const address = addressKey(caller.client.address);
   const addressTries = `${space.id}:${address}`;
   await perAddress.consume(addressTries);
   const remembered = knownKeys(space.id, caller, address);

@@ -6,18 +6,20 @@
 // against the workspace's storage limit (lib/storage/usage.ts); a deleted
 // upload's bytes are reclaimed by lib/storage/gc.ts once nothing uses them.
 import { lookup } from 'mime-types';
-import type { Actor } from '../auth/tokens.ts';
+import type { Caller, SignedInCaller } from '../access/caller.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
+import type { IncomingBody } from '../http/body.ts';
 import { ApiError } from '../http/errors.ts';
+import type { FileAnswer } from '../http/files.ts';
 import { newId } from '../ids.ts';
 import { isMediaType } from '../schemas/common.ts';
 import type { Upload } from '../schemas/spaces.ts';
 import { blobStore } from '../storage/index.ts';
 import { claimBlob, holdBlob, releaseReservation, reserveStorage } from '../storage/usage.ts';
-import { attachment } from './content.ts';
-import { spaceWith, type Caller } from './spaces.ts';
+import { attachment, emptyStream } from './content.ts';
+import { spaceWith } from './spaces.ts';
 import { createTicket } from './tickets.ts';
 
 const uploadSelect = {
@@ -59,21 +61,19 @@ export async function listUploads(caller: Caller, id: string): Promise<Upload[]>
   return rows.map(uploadOut);
 }
 
-export async function createUpload(actor: Actor, id: string, name: string, request: Request): Promise<Upload> {
-  const { space } = await spaceWith({ actor }, id, 'push');
+export async function createUpload(caller: SignedInCaller, id: string, name: string, body: IncomingBody): Promise<Upload> {
+  const { space } = await spaceWith(caller, id, 'push');
   if (/[/\\]/.test(name)) throw new ApiError('bad_request', 'query.name: must be a file name without "/" or "\\".');
-  const header = request.headers.get('content-length');
-  if (header === null || !/^\d+$/.test(header)) throw new ApiError('bad_request', 'The Content-Length header is required: send the file as the raw request body.');
-  const length = Number(header);
+  const { length } = body;
+  if (length === null) throw new ApiError('bad_request', 'The Content-Length header is required: send the file as the raw request body.');
   if (length > config.maxUploadBytes) {
     throw new ApiError('too_large', `The file is ${formatBytes(length)}, over the upload limit of ${formatBytes(config.maxUploadBytes)}.`);
   }
   // The room is held before a byte is read: past the plan's storage limit this is 403 and nothing is stored.
   const reservation = await reserveStorage(space.workspaceId, length);
   try {
-    const body = request.body ?? new Response(new Uint8Array()).body!;
     const stored = await blobStore()
-      .put(body, {
+      .put(body.stream ?? emptyStream(), {
         maxBytes: length,
         admit: async (stored) => {
           if (stored.size !== length) throw new ApiError('bad_request', `The body has ${stored.size} bytes but Content-Length said ${length}.`);
@@ -89,7 +89,7 @@ export async function createUpload(actor: Actor, id: string, name: string, reque
       await tx.space.update({ where: { id: space.id }, data: { uploadsUpdatedAt: now } });
       await holdBlob(tx, reservation, stored);
       return tx.upload.create({
-        data: { id: newId('upload'), spaceId: space.id, name, size: BigInt(stored.size), sha256: stored.sha256, contentType: uploadType(name, request.headers.get('content-type')), uploadedById: actor.user.id, createdAt: now },
+        data: { id: newId('upload'), spaceId: space.id, name, size: BigInt(stored.size), sha256: stored.sha256, contentType: uploadType(name, body.type), uploadedById: caller.actor.user.id, createdAt: now },
         select: uploadSelect,
       });
     });
@@ -106,14 +106,14 @@ async function findUpload(spaceId: string, uploadId: string) {
   return row;
 }
 
-export async function sendUpload(request: Request, spaceId: string, uploadId: string): Promise<Response> {
+export async function uploadAttachment(spaceId: string, uploadId: string): Promise<FileAnswer> {
   const row = await findUpload(spaceId, uploadId);
-  return attachment(request, { sha256: row.sha256, size: Number(row.size), contentType: row.contentType }, row.name);
+  return attachment({ sha256: row.sha256, size: Number(row.size), contentType: row.contentType }, row.name);
 }
 
-export async function uploadRaw(caller: Caller, id: string, uploadId: string, request: Request): Promise<Response> {
+export async function uploadRaw(caller: Caller, id: string, uploadId: string): Promise<FileAnswer> {
   const { space } = await spaceWith(caller, id, 'view');
-  return sendUpload(request, space.id, uploadId);
+  return uploadAttachment(space.id, uploadId);
 }
 
 export async function uploadLink(caller: Caller, id: string, uploadId: string) {
@@ -122,8 +122,8 @@ export async function uploadLink(caller: Caller, id: string, uploadId: string) {
   return createTicket(space.id, { uploadId: row.id });
 }
 
-export async function deleteUpload(actor: Actor, id: string, uploadId: string): Promise<void> {
-  const { space } = await spaceWith({ actor }, id, 'push');
+export async function deleteUpload(caller: SignedInCaller, id: string, uploadId: string): Promise<void> {
+  const { space } = await spaceWith(caller, id, 'push');
   const row = await findUpload(space.id, uploadId);
   await db.$transaction([
     db.upload.delete({ where: { id: row.id } }),

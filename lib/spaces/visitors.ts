@@ -11,15 +11,15 @@
 // beacon is answered 204 and not counted), and of the referrer only the host
 // of an http(s) URL. See docs/decisions.md ("Rate limits").
 import { createHash, randomBytes } from 'node:crypto';
-import type { Actor } from '../auth/tokens.ts';
+import type { Caller, SignedInCaller } from '../access/caller.ts';
 import { db } from '../db/client.ts';
-import { addressKey, clientAddress, clientLocation } from '../http/client.ts';
+import { addressKey } from '../http/client.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import type { VisitorStats } from '../schemas/spaces.ts';
 import { findEntry } from './manifest.ts';
 import { normalizePath } from './paths.ts';
 import { versionRefs } from './publishing.ts';
-import { spaceWith, type Caller } from './spaces.ts';
+import { spaceWith } from './spaces.ts';
 
 export const KEEP_DAYS = 90;
 const DAY = 24 * 60 * 60 * 1000;
@@ -100,15 +100,14 @@ async function pageOf(spaceId: string, version: number, raw: string): Promise<st
 
 /** Stores one view (callers decide whether it counts). */
 export async function storeView(
-  request: Request,
+  { actor, client }: Caller,
   spaceId: string,
-  actor: Actor | null,
   view: { path: string; version: number | null; referrer: string | null },
 ): Promise<void> {
   const now = Date.now();
   const salt = await saltOf(utcDay(now));
   const visitor = createHash('sha256')
-    .update(`${salt}\n${spaceId}\n${clientAddress(request) ?? ''}\n${request.headers.get('user-agent') ?? ''}`)
+    .update(`${salt}\n${spaceId}\n${client.address ?? ''}\n${client.userAgent ?? ''}`)
     .digest('hex')
     .slice(0, 32);
   await db.spaceView.create({
@@ -118,7 +117,7 @@ export async function storeView(
       path: view.path.startsWith('/') ? view.path : `/${view.path}`,
       version: view.version,
       referrer: referrerHost(view.referrer),
-      country: clientLocation(request)?.country ?? null,
+      country: client.location?.country ?? null,
       visitor,
       userId: actor?.user.id ?? null,
     },
@@ -130,23 +129,22 @@ export async function recordView(
   caller: Caller,
   id: string,
   view: { path: string; version?: number | null; referrer?: string | null },
-  request: Request,
 ): Promise<void> {
   const { space, permissions } = await spaceWith(caller, id, 'view');
   if (permissions.push) return;
-  await beacons.consume(`${space.id}:${addressKey(clientAddress(request))}`);
+  await beacons.consume(`${space.id}:${addressKey(caller.client.address)}`);
   const version = view.version ?? null;
   if (version !== null && version > space.latestVersion) return;
   const path = await pageOf(space.id, version ?? space.latestVersion, view.path);
   if (path === null) return;
-  await storeView(request, space.id, caller.actor, { path, version, referrer: view.referrer ?? null });
+  await storeView(caller, space.id, { path, version, referrer: view.referrer ?? null });
 }
 
 const TOP = 20;
 const RECENT = 50;
 
-export async function visitorStats(actor: Actor, id: string, days: number): Promise<VisitorStats> {
-  const { space } = await spaceWith({ actor }, id, 'push');
+export async function visitorStats(caller: SignedInCaller, id: string, days: number): Promise<VisitorStats> {
+  const { space } = await spaceWith(caller, id, 'push');
   const today = Date.parse(`${utcDay(Date.now())}T00:00:00Z`);
   const since = new Date(today - (days - 1) * DAY);
   const where = { spaceId: space.id, at: { gte: since } };

@@ -3,6 +3,7 @@
 // only its hash is kept. A link is live until it is revoked, expires or is
 // used up; uses are counted inside the workspace's lock, so two people racing
 // for the last use cannot both get in.
+import type { Caller, SignedInCaller } from '../access/caller.ts';
 import { mayAssignRole } from '../access/capabilities.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
 import type { Actor } from '../auth/tokens.ts';
@@ -61,7 +62,7 @@ export function inviteUrl(token: string): string {
 }
 
 export async function createInviteLink(
-  actor: Actor,
+  { actor }: SignedInCaller,
   slug: string,
   input: { role: WorkspaceRole; email?: string; maxUses: number | null; expiresInDays: number },
 ): Promise<InviteLinkResult> {
@@ -123,7 +124,7 @@ async function emailInvite(
   }
 }
 
-export async function listInviteLinks(actor: Actor, slug: string): Promise<{ invites: InviteLink[] }> {
+export async function listInviteLinks({ actor }: SignedInCaller, slug: string): Promise<{ invites: InviteLink[] }> {
   const { workspace } = await workspaceAccess(actor.user.id, slug, 'admin');
   const now = new Date();
   const links = await db.workspaceInvite.findMany({
@@ -135,7 +136,7 @@ export async function listInviteLinks(actor: Actor, slug: string): Promise<{ inv
 }
 
 /** Revoking a link that is already dead changes nothing. */
-export async function revokeInviteLink(actor: Actor, slug: string, id: string): Promise<void> {
+export async function revokeInviteLink({ actor }: SignedInCaller, slug: string, id: string): Promise<void> {
   await changeWorkspace({ slug }, async (tx) => {
     const { workspace } = await workspaceAccess(actor.user.id, slug, 'admin', tx);
     const link = await tx.workspaceInvite.findFirst({ where: { id, workspaceId: workspace.id }, select: { id: true, email: true, revokedAt: true } });
@@ -162,7 +163,7 @@ async function findLink(token: string) {
   return link;
 }
 
-export async function previewInviteLink(actor: Actor | null, token: string): Promise<InvitePreview> {
+export async function previewInviteLink({ actor }: Caller, token: string): Promise<InvitePreview> {
   const link = await findLink(token);
   const [memberCount, membership] = await Promise.all([
     db.membership.count({ where: { workspaceId: link.workspace.id, status: 'accepted' } }),
@@ -180,7 +181,7 @@ export async function previewInviteLink(actor: Actor | null, token: string): Pro
   };
 }
 
-export async function acceptInviteLink(actor: Actor, token: string): Promise<InviteAcceptResult> {
+export async function acceptInviteLink({ actor }: SignedInCaller, token: string): Promise<InviteAcceptResult> {
   const found = await findLink(token);
   if (found.email) {
     const account = await db.user.findUniqueOrThrow({ where: { id: actor.user.id }, select: { email: true } });

@@ -1,6 +1,7 @@
 // Membership: invitations by handle (pending until accepted or declined), role
 // changes, removal and leaving. Who may do each is decided by lib/access; this
 // file keeps the rule that a workspace never loses its last owner.
+import type { SignedInCaller } from '../access/caller.ts';
 import { mayAssignRole, mayRemoveMember } from '../access/capabilities.ts';
 import { workspaceAccess, workspaceNotFound } from '../access/workspaces.ts';
 import { findUserByHandle } from '../accounts/users.ts';
@@ -28,7 +29,7 @@ async function assertAnotherOwner(tx: Tx, workspaceId: string, userId: string, m
   if (others === 0) throw new ApiError('conflict', message);
 }
 
-export async function inviteMember(actor: Actor, slug: string, input: { handle: string; role: WorkspaceRole }): Promise<void> {
+export async function inviteMember({ actor }: SignedInCaller, slug: string, input: { handle: string; role: WorkspaceRole }): Promise<void> {
   await changeWorkspace({ slug }, async (tx) => {
     const { workspace, role } = await workspaceAccess(actor.user.id, slug, 'admin', tx);
     if (!mayAssignRole(role, null, input.role)) throw ownersOnly();
@@ -54,7 +55,7 @@ export async function inviteMember(actor: Actor, slug: string, input: { handle: 
   });
 }
 
-export async function changeMemberRole(actor: Actor, slug: string, handle: string, next: WorkspaceRole): Promise<void> {
+export async function changeMemberRole({ actor }: SignedInCaller, slug: string, handle: string, next: WorkspaceRole): Promise<void> {
   await changeWorkspace({ slug }, async (tx) => {
     const { workspace, role } = await workspaceAccess(actor.user.id, slug, 'admin', tx);
     const target = await memberByHandle(tx, workspace.id, slug, handle);
@@ -75,7 +76,7 @@ export async function changeMemberRole(actor: Actor, slug: string, handle: strin
 }
 
 /** Removes a member or cancels an invitation (owners and admins), or leaves (oneself). */
-export async function removeMember(actor: Actor, slug: string, handle: string): Promise<void> {
+export async function removeMember({ actor }: SignedInCaller, slug: string, handle: string): Promise<void> {
   await changeWorkspace({ slug }, async (tx) => {
     const leaving = handle === actor.user.handle;
     const { workspace, role } = await workspaceAccess(actor.user.id, slug, leaving ? 'view' : 'admin', tx);
@@ -112,7 +113,7 @@ async function pendingInvitation(tx: Tx, actor: Actor, slug: string) {
 }
 
 /** Accepting twice is harmless: an accepted member's accept changes nothing. */
-export async function acceptInvitation(actor: Actor, slug: string): Promise<void> {
+export async function acceptInvitation({ actor }: SignedInCaller, slug: string): Promise<void> {
   await changeWorkspace({ slug }, async (tx) => {
     const invitation = await pendingInvitation(tx, actor, slug);
     if (invitation.status === 'accepted') return;
@@ -131,7 +132,7 @@ export async function acceptInvitation(actor: Actor, slug: string): Promise<void
   });
 }
 
-export async function declineInvitation(actor: Actor, slug: string): Promise<void> {
+export async function declineInvitation({ actor }: SignedInCaller, slug: string): Promise<void> {
   await changeWorkspace({ slug }, async (tx) => {
     const invitation = await pendingInvitation(tx, actor, slug);
     if (invitation.status === 'accepted') {

@@ -1,6 +1,7 @@
 // Workspaces: listing, creation, the detail view and renaming. Slugs share one
 // namespace with handles (lib/accounts/handles.ts): a slug is taken when a
 // workspace or a user holds it, and the reserved names are refused.
+import type { SignedInCaller } from '../access/caller.ts';
 import { workspaceRoleCan } from '../access/capabilities.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
 import { RESERVED_HANDLES } from '../accounts/handles.ts';
@@ -40,16 +41,16 @@ async function claimingSlug<T>(slug: string, work: () => Promise<T>): Promise<T>
   }
 }
 
-export async function listWorkspaces(userId: string): Promise<WorkspaceSummary[]> {
+export async function listWorkspaces({ actor }: SignedInCaller): Promise<WorkspaceSummary[]> {
   const memberships = await db.membership.findMany({
-    where: { userId, status: 'accepted' },
+    where: { userId: actor.user.id, status: 'accepted' },
     select: { role: true, workspace: { select: { id: true, slug: true, name: true } } },
     orderBy: { createdAt: 'asc' },
   });
   return memberships.map((m) => ({ ...m.workspace, role: m.role }));
 }
 
-export async function createWorkspace(actor: Actor, input: { slug: string; name: string }): Promise<WorkspaceSummary> {
+export async function createWorkspace({ actor }: SignedInCaller, input: { slug: string; name: string }): Promise<WorkspaceSummary> {
   return claimingSlug(input.slug, () =>
     db.$transaction(async (tx) => {
       await assertSlugFree(tx, input.slug, actor);
@@ -69,7 +70,7 @@ export async function createWorkspace(actor: Actor, input: { slug: string; name:
   );
 }
 
-export async function getWorkspace(actor: Actor, slug: string): Promise<WorkspaceDetail> {
+export async function getWorkspace({ actor }: SignedInCaller, slug: string): Promise<WorkspaceDetail> {
   const { workspace, role } = await workspaceAccess(actor.user.id, slug, 'view');
   const [memberships, spaceCount] = await Promise.all([
     db.membership.findMany({
@@ -99,7 +100,7 @@ export async function getWorkspace(actor: Actor, slug: string): Promise<Workspac
   };
 }
 
-export async function updateWorkspace(actor: Actor, slug: string, input: { slug?: string; name?: string }): Promise<WorkspaceSummary> {
+export async function updateWorkspace({ actor }: SignedInCaller, slug: string, input: { slug?: string; name?: string }): Promise<WorkspaceSummary> {
   return claimingSlug(input.slug ?? slug, () =>
     changeWorkspace({ slug }, async (tx) => {
       const { workspace, role } = await workspaceAccess(actor.user.id, slug, 'admin', tx);

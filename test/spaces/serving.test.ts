@@ -3,13 +3,13 @@ import { PATCH as patchRoute } from '@/app/v1/spaces/[id]/route.ts';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { PEER_HEADER } from '@/lib/http/client.ts';
-import { serveSite, unlockSite } from '@/lib/spaces/serving.ts';
+import { siteResponse } from '@/server/sites.ts';
 import { call, signIn } from '../helpers.ts';
 import { makeSpace, push, sha } from './fixtures.ts';
 
 type Site = { id: string };
 const visit = (space: Site, path: string, headers: Record<string, string> = {}, origin = 'http://localhost:3000') =>
-  serveSite(new Request(`${origin}/s/${space.id}${path}`, { headers }), space.id);
+  siteResponse(new Request(`${origin}/s/${space.id}${path}`, { headers }));
 const cookieOf = (response: Response) => response.headers.get('set-cookie')?.split(';')[0] ?? '';
 
 async function site(handle: string, visibility: 'public' | 'members' = 'public') {
@@ -112,13 +112,12 @@ describe('serving published spaces', () => {
     expect(form.status).toBe(401);
     expect(await form.text()).toContain('<form method="post">');
     const submit = (password: string, peer = '10.1.1.1') =>
-      unlockSite(
+      siteResponse(
         new Request(`http://localhost:3000/s/${space.id}/docs/`, {
           method: 'POST',
           body: new URLSearchParams({ password }),
           headers: { 'content-type': 'application/x-www-form-urlencoded', [PEER_HEADER]: peer },
         }),
-        space.id,
       );
     const wrong = await submit('nope');
     expect(wrong.status).toBe(401);

@@ -9,7 +9,7 @@ import { GET as listRoute, POST as createRoute } from '@/app/v1/spaces/route.ts'
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { PEER_HEADER } from '@/lib/http/client.ts';
-import { permissionsFor, type SpaceForAccess } from '@/lib/spaces/access.ts';
+import { permissionsFor, type SpaceForAccess } from '@/lib/access/spaces.ts';
 import { call, signIn } from '../helpers.ts';
 import { makeSpace, push } from './fixtures.ts';
 
@@ -42,14 +42,14 @@ describe('access rules', () => {
   const standing = (extra = {}) => ({ role: null, listedViewer: false, unlocked: false, ...extra });
 
   it('follows the capabilities of the role in the workspace (lib/access)', () => {
-    expect(permissionsFor(space(), standing({ role: 'owner' }))).toEqual({ view: true, comment: true, push: true, admin: true });
-    expect(permissionsFor(space(), standing({ role: 'admin' }))).toEqual({ view: true, comment: true, push: true, admin: true });
-    expect(permissionsFor(space(), standing({ role: 'member' }))).toEqual({ view: true, comment: true, push: true, admin: false });
-    expect(permissionsFor(space({ visibility: 'members' }), standing({ role: 'viewer' }))).toEqual({ view: true, comment: true, push: false, admin: false });
+    expect(permissionsFor(space(), standing({ role: 'owner' }))).toEqual({ view: true, comment: true, push: true, manage: true, admin: true });
+    expect(permissionsFor(space(), standing({ role: 'admin' }))).toEqual({ view: true, comment: true, push: true, manage: true, admin: true });
+    expect(permissionsFor(space(), standing({ role: 'member' }))).toEqual({ view: true, comment: true, push: true, manage: false, admin: false });
+    expect(permissionsFor(space({ visibility: 'members' }), standing({ role: 'viewer' }))).toEqual({ view: true, comment: true, push: false, manage: false, admin: false });
   });
 
   it('lets outsiders view public spaces, listed viewers members-only ones, and guests comment only when allowed', () => {
-    expect(permissionsFor(space(), standing())).toEqual({ view: true, comment: false, push: false, admin: false });
+    expect(permissionsFor(space(), standing())).toEqual({ view: true, comment: false, push: false, manage: false, admin: false });
     expect(permissionsFor(space({ guestComments: true }), standing()).comment).toBe(true);
     expect(permissionsFor(space({ visibility: 'members' }), standing()).view).toBe(false);
     expect(permissionsFor(space({ visibility: 'members' }), standing({ listedViewer: true })).view).toBe(true);
@@ -83,7 +83,7 @@ describe('POST /v1/spaces and GET /v1/spaces', () => {
       url: `http://localhost:3000/s/${json.id}/`,
       shareUrl: `http://localhost:3000/s/${json.id}/`,
       kind: 'repo',
-      permissions: { view: true, comment: true, push: true, admin: true },
+      permissions: { view: true, comment: true, push: true, manage: true, admin: true },
       createdAt: expect.any(Number),
     });
     expect(user.id).toBeTruthy();
@@ -126,11 +126,11 @@ describe('GET and PATCH /v1/spaces/{id}', () => {
     const closed = await makeSpace(owner.token, slug, { visibility: 'members' });
     const anonymous = await get(open.id);
     expect(anonymous.status).toBe(200);
-    expect(anonymous.json.permissions).toEqual({ view: true, comment: false, push: false, admin: false });
+    expect(anonymous.json.permissions).toEqual({ view: true, comment: false, push: false, manage: false, admin: false });
     expect((await get(closed.id)).status).toBe(404);
     const stranger = await person('stranger');
     expect((await get(closed.id, stranger.token)).status).toBe(404);
-    expect((await get(closed.id, people.watcher.token)).json.permissions).toEqual({ view: true, comment: true, push: false, admin: false });
+    expect((await get(closed.id, people.watcher.token)).json.permissions).toEqual({ view: true, comment: true, push: false, manage: false, admin: false });
     await patch(closed.id, owner.token, { viewers: { handles: [stranger.user.handle] } });
     expect((await get(closed.id, stranger.token)).status).toBe(200);
   });

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Card, ErrorNote } from '@/components/ui/card.tsx';
 import { Field } from '@/components/ui/field.tsx';
 import { getCliSignIn } from '@/lib/auth/cli-sign-in.ts';
-import { requirePageActor } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/lib/auth/session.ts';
 import { ApiError } from '@/lib/http/errors.ts';
 import type { CliSignInRequest } from '@/lib/schemas/auth.ts';
 import { formatTime } from '@/lib/web/format.ts';
@@ -70,12 +70,13 @@ function Outcome({ request, handle }: { request: CliSignInRequest; handle: strin
 export default async function DevicePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = await searchParams;
   const code = typeof query.code === 'string' ? query.code.trim() : '';
-  const actor = await requirePageActor(code ? `/device?code=${encodeURIComponent(code)}` : '/device');
+  const caller = await requirePageCaller(code ? `/device?code=${encodeURIComponent(code)}` : '/device');
+  const { actor } = caller;
   let request: CliSignInRequest | null = null;
   let problem: string | null = null;
   if (code) {
     try {
-      request = await getCliSignIn(actor, code);
+      request = await getCliSignIn(caller, code);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       problem = error.message;

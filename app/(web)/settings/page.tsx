@@ -1,14 +1,15 @@
 import type { Metadata } from 'next';
 import { SettingsFrame } from '@/components/settings-frame.tsx';
 import { Card } from '@/components/ui/card.tsx';
-import { requirePageActor } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/lib/auth/session.ts';
 import { HandleForm } from './handle-form.tsx';
 
 export const metadata: Metadata = { title: 'Profile' };
 export const dynamic = 'force-dynamic';
 
 export default async function ProfileSettingsPage() {
-  const actor = await requirePageActor('/settings');
+  const caller = await requirePageCaller('/settings');
+  const { actor } = caller;
   return (
     <SettingsFrame actor={actor} current="/settings">
       <Card title="Profile">

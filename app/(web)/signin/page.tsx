@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { Page } from '@/components/page.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import { pageActor } from '@/lib/auth/session.ts';
+import { pageCaller } from '@/lib/auth/session.ts';
 import { signInMethods } from '@/lib/auth/web-sign-in.ts';
 import { safeNext } from '@/lib/web/next-path.ts';
 import { DevSignInForm } from './dev-sign-in-form.tsx';
@@ -22,7 +22,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const query = await searchParams;
   const next = safeNext(query.next);
   const error = typeof query.error === 'string' ? (ERRORS[query.error] ?? 'Signing in did not work; try again.') : null;
-  const actor = await pageActor();
+  const caller = await pageCaller();
+  const { actor } = caller;
   const methods = signInMethods();
   return (
     <Page actor={actor} title="Sign in to Atrium" width="max-w-md">

@@ -1,14 +1,15 @@
 import type { Metadata } from 'next';
 import { Page } from '@/components/page.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
-import { pageActor } from '@/lib/auth/session.ts';
+import { pageCaller } from '@/lib/auth/session.ts';
 import { SignOutButton } from './sign-out-button.tsx';
 
 export const metadata: Metadata = { title: 'Sign out' };
 export const dynamic = 'force-dynamic';
 
 export default async function SignOutPage() {
-  const actor = await pageActor();
+  const caller = await pageCaller();
+  const { actor } = caller;
   return (
     <Page actor={actor} title="Sign out" width="max-w-md">
       {actor ? (

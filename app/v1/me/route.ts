@@ -3,6 +3,6 @@ import { currentUser } from '@/lib/accounts/users.ts';
 import { route } from '@/lib/http/route.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 
-export const GET = route(accountsApi.me, async ({ actor }) => currentUser(actor.user.id));
+export const GET = route(accountsApi.me, async ({ caller }) => currentUser(caller));
 
-export const DELETE = route(accountsApi.deleteMe, async ({ actor }) => deleteAccount(actor));
+export const DELETE = route(accountsApi.deleteMe, async ({ caller }) => deleteAccount(caller));

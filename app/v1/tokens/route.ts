@@ -2,4 +2,4 @@ import { listTokens } from '@/lib/auth/tokens.ts';
 import { route } from '@/lib/http/route.ts';
 import { authApi } from '@/lib/schemas/auth.ts';
 
-export const GET = route(authApi.tokens, async ({ actor }) => listTokens(actor));
+export const GET = route(authApi.tokens, async ({ caller }) => listTokens(caller));

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { Page } from '@/components/page.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
 import { Card, ErrorNote } from '@/components/ui/card.tsx';
-import { pageActor } from '@/lib/auth/session.ts';
+import { pageCaller } from '@/lib/auth/session.ts';
 import { ApiError } from '@/lib/http/errors.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import { previewInviteLink } from '@/lib/workspaces/invite-links.ts';
@@ -14,10 +14,11 @@ export const dynamic = 'force-dynamic';
 
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const actor = await pageActor();
+  const caller = await pageCaller();
+  const { actor } = caller;
   let preview;
   try {
-    preview = await previewInviteLink(actor, token);
+    preview = await previewInviteLink(caller, token);
   } catch (error) {
     if (!(error instanceof ApiError) || (error.code !== 'not_found' && error.code !== 'gone')) throw error;
     return (

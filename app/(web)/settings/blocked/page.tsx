@@ -4,14 +4,15 @@ import { ActionButton } from '@/components/ui/action-button.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { listBlockedUsers } from '@/lib/accounts/blocks.ts';
-import { requirePageActor } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/lib/auth/session.ts';
 
 export const metadata: Metadata = { title: 'Blocked users' };
 export const dynamic = 'force-dynamic';
 
 export default async function BlockedUsersPage() {
-  const actor = await requirePageActor('/settings/blocked');
-  const blocked = await listBlockedUsers(actor);
+  const caller = await requirePageCaller('/settings/blocked');
+  const { actor } = caller;
+  const blocked = await listBlockedUsers(caller);
   return (
     <SettingsFrame actor={actor} current="/settings/blocked">
       <Card title="Blocked users">

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { SettingsFrame } from '@/components/settings-frame.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { accountDeletionPlan } from '@/lib/accounts/deletion.ts';
-import { requirePageActor } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/lib/auth/session.ts';
 import { DeleteAccountForm } from './delete-form.tsx';
 
 export const metadata: Metadata = { title: 'Delete account' };
@@ -28,7 +28,8 @@ function WorkspaceList({ label, heading, items }: { label: string; heading: stri
 }
 
 export default async function DeleteAccountPage() {
-  const actor = await requirePageActor('/settings/delete');
+  const caller = await requirePageCaller('/settings/delete');
+  const { actor } = caller;
   const plan = await accountDeletionPlan(actor.user.id);
   return (
     <SettingsFrame actor={actor} current="/settings/delete">

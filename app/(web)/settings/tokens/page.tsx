@@ -3,7 +3,7 @@ import { SettingsFrame } from '@/components/settings-frame.tsx';
 import { ActionButton } from '@/components/ui/action-button.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { currentUser } from '@/lib/accounts/users.ts';
-import { requirePageActor } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/lib/auth/session.ts';
 import { listTokens } from '@/lib/auth/tokens.ts';
 import { formatTime } from '@/lib/web/format.ts';
 
@@ -11,8 +11,9 @@ export const metadata: Metadata = { title: 'API tokens' };
 export const dynamic = 'force-dynamic';
 
 export default async function TokensPage() {
-  const actor = await requirePageActor('/settings/tokens');
-  const [{ tokens }, me] = await Promise.all([listTokens(actor), currentUser(actor.user.id)]);
+  const caller = await requirePageCaller('/settings/tokens');
+  const { actor } = caller;
+  const [{ tokens }, me] = await Promise.all([listTokens(caller), currentUser(caller)]);
   return (
     <SettingsFrame actor={actor} current="/settings/tokens">
       <Card title="API tokens and sessions">

@@ -5,10 +5,11 @@ import { FileViewer } from '@/components/spaces/file-viewer.tsx';
 import { ActionButton } from '@/components/ui/action-button.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
-import { pageActor } from '@/lib/auth/session.ts';
+import { pageCaller } from '@/lib/auth/session.ts';
 import { ApiError } from '@/lib/http/errors.ts';
 import type { Space } from '@/lib/schemas/spaces.ts';
-import { getSpace, type Caller } from '@/lib/spaces/spaces.ts';
+import type { Caller, SignedInCaller } from '@/lib/access/caller.ts';
+import { getSpace } from '@/lib/spaces/spaces.ts';
 import { listVersions, readFile, versionDetail } from '@/lib/spaces/publishing.ts';
 import { listUploads } from '@/lib/spaces/uploads.ts';
 import { visitorStats } from '@/lib/spaces/visitors.ts';
@@ -37,8 +38,8 @@ function href(id: string, params: Record<string, string | number | undefined>): 
 export default async function SpacePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Search> }) {
   const { id } = await params;
   const search = await searchParams;
-  const actor = await pageActor();
-  const caller: Caller = { actor };
+  const caller = await pageCaller();
+  const { actor } = caller;
   let space: Space;
   try {
     space = await getSpace(caller, id);
@@ -54,7 +55,7 @@ export default async function SpacePage({ params, searchParams }: { params: Prom
     ['history', 'History'],
     ['uploads', 'Uploads'],
     ...(permissions.push ? ([['visitors', 'Visitors']] as [Tab, string][]) : []),
-    ...(permissions.admin ? ([['settings', 'Settings']] as [Tab, string][]) : []),
+    ...(permissions.manage ? ([['settings', 'Settings']] as [Tab, string][]) : []),
   ];
   const asked = one(search.tab) as Tab | undefined;
   const tab = tabs.some(([key]) => key === asked) ? asked! : 'files';
@@ -91,7 +92,7 @@ export default async function SpacePage({ params, searchParams }: { params: Prom
         {tab === 'files' ? <Files space={space} caller={caller} search={search} /> : null}
         {tab === 'history' ? <History space={space} caller={caller} search={search} /> : null}
         {tab === 'uploads' ? <Uploads space={space} caller={caller} /> : null}
-        {tab === 'visitors' && actor ? <Visitors space={space} days={Number(one(search.days) ?? 30)} actor={actor} /> : null}
+        {tab === 'visitors' && actor ? <Visitors space={space} days={Number(one(search.days) ?? 30)} caller={{ ...caller, actor }} /> : null}
         {tab === 'settings' ? <SpaceSettingsForm space={space} /> : null}
       </div>
     </Page>
@@ -266,9 +267,9 @@ async function Uploads({ space, caller }: { space: Space; caller: Caller }) {
   );
 }
 
-async function Visitors({ space, days, actor }: { space: Space; days: number; actor: NonNullable<Caller['actor']> }) {
+async function Visitors({ space, days, caller }: { space: Space; days: number; caller: SignedInCaller }) {
   const span = [7, 30, 90].includes(days) ? days : 30;
-  const stats = await visitorStats(actor, space.id, span);
+  const stats = await visitorStats(caller, space.id, span);
   const top = (title: string, rows: { label: string; views: number }[]) => (
     <Card title={title}>
       {rows.length ? (

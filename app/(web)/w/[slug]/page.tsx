@@ -4,7 +4,7 @@ import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { assignableRoles, mayRemoveMember, workspaceRoleCan } from '@/lib/access/capabilities.ts';
-import { requirePageActor } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/lib/auth/session.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { getWorkspace, listWorkspaces } from '@/lib/workspaces/workspaces.ts';
@@ -24,8 +24,9 @@ function Person({ user }: { user: { handle: string; name: string | null } }) {
 
 export default async function MembersPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const actor = await requirePageActor(`/w/${slug}`);
-  const [workspace, workspaces] = await Promise.all([orNotFound(getWorkspace(actor, slug)), listWorkspaces(actor.user.id)]);
+  const caller = await requirePageCaller(`/w/${slug}`);
+  const { actor } = caller;
+  const [workspace, workspaces] = await Promise.all([orNotFound(getWorkspace(caller, slug)), listWorkspaces(caller)]);
   const admin = workspaceRoleCan(workspace.role, 'admin');
   const members = workspace.members.filter((m) => m.status === 'accepted');
   const pending = workspace.members.filter((m) => m.status === 'pending');

@@ -1,13 +1,14 @@
 import type { Metadata } from 'next';
 import { Page } from '@/components/page.tsx';
 import { WorkspaceForm } from '@/components/workspaces/workspace-form.tsx';
-import { requirePageActor } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/lib/auth/session.ts';
 
 export const metadata: Metadata = { title: 'New workspace' };
 export const dynamic = 'force-dynamic';
 
 export default async function NewWorkspacePage() {
-  const actor = await requirePageActor('/w/new');
+  const caller = await requirePageCaller('/w/new');
+  const { actor } = caller;
   return (
     <Page actor={actor} title="New workspace" width="max-w-md">
       <p className="mb-6 text-slate-600">You become its owner, and can invite others once it exists.</p>

@@ -2,4 +2,4 @@ import { blockUser } from '@/lib/accounts/blocks.ts';
 import { route } from '@/lib/http/route.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 
-export const POST = route(accountsApi.block, async ({ actor, body }) => blockUser(actor, body.userId));
+export const POST = route(accountsApi.block, async ({ caller, body }) => blockUser(caller, body.userId));

@@ -2,4 +2,4 @@ import { changeHandle } from '@/lib/accounts/handles.ts';
 import { route } from '@/lib/http/route.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 
-export const PATCH = route(accountsApi.handle, async ({ actor, body }) => changeHandle(actor, body.handle));
+export const PATCH = route(accountsApi.handle, async ({ caller, body }) => changeHandle(caller, body.handle));

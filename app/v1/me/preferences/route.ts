@@ -2,4 +2,4 @@ import { updatePreferences } from '@/lib/accounts/users.ts';
 import { route } from '@/lib/http/route.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 
-export const PATCH = route(accountsApi.preferences, async ({ actor, body }) => updatePreferences(actor, body));
+export const PATCH = route(accountsApi.preferences, async ({ caller, body }) => updatePreferences(caller, body));

@@ -2,4 +2,4 @@ import { revokeToken } from '@/lib/auth/tokens.ts';
 import { route } from '@/lib/http/route.ts';
 import { authApi } from '@/lib/schemas/auth.ts';
 
-export const DELETE = route(authApi.revokeToken, async ({ actor, params }) => revokeToken(actor, params.id));
+export const DELETE = route(authApi.revokeToken, async ({ caller, params }) => revokeToken(caller, params.id));

@@ -2,4 +2,4 @@ import { revokeCurrentToken } from '@/lib/auth/tokens.ts';
 import { route } from '@/lib/http/route.ts';
 import { authApi } from '@/lib/schemas/auth.ts';
 
-export const DELETE = route(authApi.revokeCurrentToken, async ({ actor }) => revokeCurrentToken(actor));
+export const DELETE = route(authApi.revokeCurrentToken, async ({ caller }) => revokeCurrentToken(caller));

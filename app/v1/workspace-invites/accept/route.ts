@@ -2,4 +2,4 @@ import { route } from '@/lib/http/route.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { acceptInviteLink } from '@/lib/workspaces/invite-links.ts';
 
-export const POST = route(workspacesApi.acceptInvite, async ({ actor, body }) => acceptInviteLink(actor, body.token));
+export const POST = route(workspacesApi.acceptInvite, async ({ caller, body }) => acceptInviteLink(caller, body.token));

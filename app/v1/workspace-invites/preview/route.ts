@@ -2,4 +2,4 @@ import { route } from '@/lib/http/route.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { previewInviteLink } from '@/lib/workspaces/invite-links.ts';
 
-export const POST = route(workspacesApi.previewInvite, async ({ actor, body }) => previewInviteLink(actor, body.token));
+export const POST = route(workspacesApi.previewInvite, async ({ caller, body }) => previewInviteLink(caller, body.token));

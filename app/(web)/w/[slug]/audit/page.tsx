@@ -4,7 +4,7 @@ import { Card, EmptyState, ErrorNote } from '@/components/ui/card.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { rolesThatCan, workspaceRoleCan } from '@/lib/access/capabilities.ts';
 import { auditLog } from '@/lib/audit/log.ts';
-import { requirePageActor } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/lib/auth/session.ts';
 import type { AuditEvent } from '@/lib/schemas/workspaces.ts';
 import { formatTime } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
@@ -37,8 +37,9 @@ export default async function AuditPage({
 }) {
   const { slug } = await params;
   const before = Number((await searchParams).before);
-  const actor = await requirePageActor(`/w/${slug}/audit`);
-  const [workspace, workspaces] = await Promise.all([orNotFound(getWorkspace(actor, slug)), listWorkspaces(actor.user.id)]);
+  const caller = await requirePageCaller(`/w/${slug}/audit`);
+  const { actor } = caller;
+  const [workspace, workspaces] = await Promise.all([orNotFound(getWorkspace(caller, slug)), listWorkspaces(caller)]);
   if (!workspaceRoleCan(workspace.role, 'admin')) {
     return (
       <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="audit">
@@ -46,7 +47,7 @@ export default async function AuditPage({
       </WorkspaceFrame>
     );
   }
-  const page = await auditLog(actor, slug, Number.isSafeInteger(before) && before > 0 ? { before } : {});
+  const page = await auditLog(caller, slug, Number.isSafeInteger(before) && before > 0 ? { before } : {});
   return (
     <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="audit">
       <Card title="Audit log" label="Audit log">

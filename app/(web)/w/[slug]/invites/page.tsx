@@ -4,7 +4,7 @@ import { Cell, Table } from '@/components/ui/table.tsx';
 import { DeleteButton } from '@/components/workspaces/delete-button.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { assignableRoles, rolesThatCan, workspaceRoleCan } from '@/lib/access/capabilities.ts';
-import { requirePageActor } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/lib/auth/session.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { listInviteLinks } from '@/lib/workspaces/invite-links.ts';
@@ -16,8 +16,9 @@ export const dynamic = 'force-dynamic';
 
 export default async function InviteLinksPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const actor = await requirePageActor(`/w/${slug}/invites`);
-  const [workspace, workspaces] = await Promise.all([orNotFound(getWorkspace(actor, slug)), listWorkspaces(actor.user.id)]);
+  const caller = await requirePageCaller(`/w/${slug}/invites`);
+  const { actor } = caller;
+  const [workspace, workspaces] = await Promise.all([orNotFound(getWorkspace(caller, slug)), listWorkspaces(caller)]);
   if (!workspaceRoleCan(workspace.role, 'admin')) {
     return (
       <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="invites">
@@ -25,7 +26,7 @@ export default async function InviteLinksPage({ params }: { params: Promise<{ sl
       </WorkspaceFrame>
     );
   }
-  const { invites } = await listInviteLinks(actor, slug);
+  const { invites } = await listInviteLinks(caller, slug);
   return (
     <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="invites">
       <Card title="New invite link">

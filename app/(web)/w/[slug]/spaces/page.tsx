@@ -3,7 +3,7 @@ import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { workspaceRoleCan } from '@/lib/access/capabilities.ts';
-import { requirePageActor } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/lib/auth/session.ts';
 import { listSpaces } from '@/lib/spaces/spaces.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
@@ -15,11 +15,12 @@ export const dynamic = 'force-dynamic';
 
 export default async function SpacesPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const actor = await requirePageActor(`/w/${slug}/spaces`);
+  const caller = await requirePageCaller(`/w/${slug}/spaces`);
+  const { actor } = caller;
   const [workspace, workspaces, spaces] = await Promise.all([
-    orNotFound(getWorkspace(actor, slug)),
-    listWorkspaces(actor.user.id),
-    listSpaces(actor, slug),
+    orNotFound(getWorkspace(caller, slug)),
+    listWorkspaces(caller),
+    listSpaces(caller, slug),
   ]);
   return (
     <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="spaces">

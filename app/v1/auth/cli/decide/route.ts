@@ -2,4 +2,4 @@ import { decideCliSignIn } from '@/lib/auth/cli-sign-in.ts';
 import { route } from '@/lib/http/route.ts';
 import { authApi } from '@/lib/schemas/auth.ts';
 
-export const POST = route(authApi.cliDecide, async ({ actor, body }) => decideCliSignIn(actor, body.userCode, body.approve));
+export const POST = route(authApi.cliDecide, async ({ caller, body }) => decideCliSignIn(caller, body.userCode, body.approve));

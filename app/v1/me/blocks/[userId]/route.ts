@@ -2,4 +2,4 @@ import { unblockUser } from '@/lib/accounts/blocks.ts';
 import { route } from '@/lib/http/route.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 
-export const DELETE = route(accountsApi.unblock, async ({ actor, params }) => unblockUser(actor, params.userId));
+export const DELETE = route(accountsApi.unblock, async ({ caller, params }) => unblockUser(caller, params.userId));

@@ -1,5 +1,5 @@
 import { route } from '@/lib/http/route.ts';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
-import { callerOf, spaceHead } from '@/lib/spaces/spaces.ts';
+import { spaceHead } from '@/lib/spaces/spaces.ts';
 
-export const GET = route(spacesApi.head, async ({ actor, params, request }) => spaceHead(callerOf(actor, request), params.id));
+export const GET = route(spacesApi.head, async ({ caller, params }) => spaceHead(caller, params.id));

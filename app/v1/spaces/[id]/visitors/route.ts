@@ -2,4 +2,4 @@ import { route } from '@/lib/http/route.ts';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
 import { visitorStats } from '@/lib/spaces/visitors.ts';
 
-export const GET = route(spacesApi.visitors, async ({ actor, params, query }) => visitorStats(actor, params.id, query.days));
+export const GET = route(spacesApi.visitors, async ({ caller, params, query }) => visitorStats(caller, params.id, query.days));

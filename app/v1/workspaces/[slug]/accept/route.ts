@@ -2,4 +2,4 @@ import { route } from '@/lib/http/route.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { acceptInvitation } from '@/lib/workspaces/members.ts';
 
-export const POST = route(workspacesApi.accept, async ({ actor, params }) => acceptInvitation(actor, params.slug));
+export const POST = route(workspacesApi.accept, async ({ caller, params }) => acceptInvitation(caller, params.slug));

@@ -2,4 +2,4 @@ import { auditLog } from '@/lib/audit/log.ts';
 import { route } from '@/lib/http/route.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 
-export const GET = route(workspacesApi.audit, async ({ actor, params, query }) => auditLog(actor, params.slug, query));
+export const GET = route(workspacesApi.audit, async ({ caller, params, query }) => auditLog(caller, params.slug, query));

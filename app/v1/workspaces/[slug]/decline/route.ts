@@ -2,4 +2,4 @@ import { route } from '@/lib/http/route.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { declineInvitation } from '@/lib/workspaces/members.ts';
 
-export const POST = route(workspacesApi.decline, async ({ actor, params }) => declineInvitation(actor, params.slug));
+export const POST = route(workspacesApi.decline, async ({ caller, params }) => declineInvitation(caller, params.slug));

@@ -2,4 +2,4 @@ import { route } from '@/lib/http/route.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { inviteMember } from '@/lib/workspaces/members.ts';
 
-export const POST = route(workspacesApi.invite, async ({ actor, params, body }) => inviteMember(actor, params.slug, body));
+export const POST = route(workspacesApi.invite, async ({ caller, params, body }) => inviteMember(caller, params.slug, body));

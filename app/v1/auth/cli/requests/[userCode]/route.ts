@@ -2,4 +2,4 @@ import { getCliSignIn } from '@/lib/auth/cli-sign-in.ts';
 import { route } from '@/lib/http/route.ts';
 import { authApi } from '@/lib/schemas/auth.ts';
 
-export const GET = route(authApi.cliRequest, async ({ actor, params }) => getCliSignIn(actor, params.userCode));
+export const GET = route(authApi.cliRequest, async ({ caller, params }) => getCliSignIn(caller, params.userCode));

@@ -2,4 +2,4 @@ import { route } from '@/lib/http/route.ts';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
 import { putBlob } from '@/lib/spaces/publishing.ts';
 
-export const PUT = route(spacesApi.putBlob, async ({ actor, params, request }) => putBlob(actor, params.id, params.sha256, request));
+export const PUT = route(spacesApi.putBlob, async ({ caller, params, rawBody }) => putBlob(caller, params.id, params.sha256, rawBody));

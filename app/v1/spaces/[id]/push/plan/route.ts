@@ -2,4 +2,4 @@ import { route } from '@/lib/http/route.ts';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
 import { planPush } from '@/lib/spaces/publishing.ts';
 
-export const POST = route(spacesApi.plan, async ({ actor, params, readBody }) => planPush(actor, params.id, readBody));
+export const POST = route(spacesApi.plan, async ({ caller, params, readBody }) => planPush(caller, params.id, readBody));

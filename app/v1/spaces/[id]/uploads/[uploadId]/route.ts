@@ -2,4 +2,4 @@ import { route } from '@/lib/http/route.ts';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
 import { deleteUpload } from '@/lib/spaces/uploads.ts';
 
-export const DELETE = route(spacesApi.deleteUpload, async ({ actor, params }) => deleteUpload(actor, params.id, params.uploadId));
+export const DELETE = route(spacesApi.deleteUpload, async ({ caller, params }) => deleteUpload(caller, params.id, params.uploadId));

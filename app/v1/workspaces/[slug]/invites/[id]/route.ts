@@ -2,4 +2,4 @@ import { route } from '@/lib/http/route.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { revokeInviteLink } from '@/lib/workspaces/invite-links.ts';
 
-export const DELETE = route(workspacesApi.revokeInvite, async ({ actor, params }) => revokeInviteLink(actor, params.slug, params.id));
+export const DELETE = route(workspacesApi.revokeInvite, async ({ caller, params }) => revokeInviteLink(caller, params.slug, params.id));

@@ -2,5 +2,5 @@ import { route } from '@/lib/http/route.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { changeMemberRole, removeMember } from '@/lib/workspaces/members.ts';
 
-export const PATCH = route(workspacesApi.changeRole, async ({ actor, params, body }) => changeMemberRole(actor, params.slug, params.handle, body.role));
-export const DELETE = route(workspacesApi.removeMember, async ({ actor, params }) => removeMember(actor, params.slug, params.handle));
+export const PATCH = route(workspacesApi.changeRole, async ({ caller, params, body }) => changeMemberRole(caller, params.slug, params.handle, body.role));
+export const DELETE = route(workspacesApi.removeMember, async ({ caller, params }) => removeMember(caller, params.slug, params.handle));

@@ -1,15 +1,15 @@
 // What a caller may do with a space. Members of the space's workspace get what
-// their role's capabilities give (lib/access: view, comment, push; manage is a
-// space's admin). Everyone else depends on the space's visibility, its list of
-// viewers and its password:
+// their role's capabilities give (capabilities.ts: view, comment, push, manage,
+// admin, each with its one meaning). Everyone else depends on the space's
+// visibility, its list of viewers and its password:
 //
-// | caller                                  | view | comment          | push | admin |
-// |-----------------------------------------|------|------------------|------|-------|
-// | workspace member of any role            | by the role's capabilities         |
-// | listed in viewers                       | yes  | if guestComments | no   | no    |
-// | anyone else, space public, no password  | yes  | if guestComments | no   | no    |
-// | anyone else, public with a password     | with an unlock token, as above    |
-// | anyone else, visibility members         | nothing: the space is not found   |
+// | caller                                  | view | comment          | push, manage, admin |
+// |-----------------------------------------|------|------------------|---------------------|
+// | workspace member of any role            | by the role's capabilities                   |
+// | listed in viewers                       | yes  | if guestComments | no                  |
+// | anyone else, space public, no password  | yes  | if guestComments | no                  |
+// | anyone else, public with a password     | with an unlock token, as above              |
+// | anyone else, visibility members         | nothing: the space is not found              |
 //
 // Pending invitations count for nothing. People with view skip the password
 // only through their role or the viewers list; everyone else unlocks.
@@ -17,9 +17,12 @@ import type { Actor } from '../auth/tokens.ts';
 import { db } from '../db/client.ts';
 import type { SpaceVisibility, WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
-import { workspaceRoleCan } from '../access/capabilities.ts';
+import { workspaceRoleCan, type Capability } from './capabilities.ts';
 
-export type SpacePermissions = { view: boolean; comment: boolean; push: boolean; admin: boolean };
+/** The capabilities that apply to a space, with the caller's answer for each. */
+export const SPACE_CAPABILITIES = ['view', 'comment', 'push', 'manage', 'admin'] as const satisfies readonly Capability[];
+export type SpaceCapability = (typeof SPACE_CAPABILITIES)[number];
+export type SpacePermissions = Record<SpaceCapability, boolean>;
 
 /** The fields of a space its access depends on. */
 export type SpaceForAccess = {
@@ -39,18 +42,11 @@ export type Standing = {
   unlocked: boolean;
 };
 
-const NONE: SpacePermissions = { view: false, comment: false, push: false, admin: false };
+const NONE: SpacePermissions = { view: false, comment: false, push: false, manage: false, admin: false };
 
 export function permissionsFor(space: SpaceForAccess, standing: Standing): SpacePermissions {
   const { role } = standing;
-  if (role) {
-    return {
-      view: workspaceRoleCan(role, 'view'),
-      comment: workspaceRoleCan(role, 'comment'),
-      push: workspaceRoleCan(role, 'push'),
-      admin: workspaceRoleCan(role, 'manage'),
-    };
-  }
+  if (role) return Object.fromEntries(SPACE_CAPABILITIES.map((c) => [c, workspaceRoleCan(role, c)])) as SpacePermissions;
   const view = standing.listedViewer || (space.visibility === 'public' && (space.passwordHash === null || standing.unlocked));
   return view ? { ...NONE, view: true, comment: space.guestComments } : NONE;
 }
@@ -95,6 +91,6 @@ export function requirePermission(space: SpaceForAccess, permissions: SpacePermi
   if (!permissions.view && space.passwordHash !== null && unlocked[need]) {
     throw new ApiError('unauthorized', 'This space is protected by a password: unlock it first (POST /v1/spaces/{id}/unlock).');
   }
-  const needs = { view: 'view', comment: 'comment on', push: 'push to', admin: 'administer' }[need];
+  const needs = { view: 'view', comment: 'comment on', push: 'push to', manage: 'change the settings of', admin: 'administer' }[need];
   throw new ApiError('forbidden', `You cannot ${needs} this space.`);
 }
