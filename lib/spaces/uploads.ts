@@ -2,7 +2,9 @@
 // the same content-addressed blob store. The body is raw bytes; Content-Length
 // is required (bad_request without it) and bounded by MAX_UPLOAD_BYTES
 // (too_large, answered before anything is read); a body shorter or longer
-// than its Content-Length is refused and nothing is kept.
+// than its Content-Length is refused and nothing is kept. An upload counts
+// against the workspace's storage limit (lib/storage/usage.ts); a deleted
+// upload's bytes are reclaimed by lib/storage/gc.ts once nothing uses them.
 import { lookup } from 'mime-types';
 import type { Actor } from '../auth/tokens.ts';
 import { config } from '../config.ts';
@@ -10,10 +12,11 @@ import { db } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import { isMediaType } from '../schemas/common.ts';
 import type { Upload } from '../schemas/spaces.ts';
 import { blobStore } from '../storage/index.ts';
+import { claimBlob, holdBlob, releaseReservation, reserveStorage } from '../storage/usage.ts';
 import { attachment } from './content.ts';
-import { recordBlob } from './publishing.ts';
 import { spaceWith, type Caller } from './spaces.ts';
 import { createTicket } from './tickets.ts';
 
@@ -33,10 +36,20 @@ function uploadOut(row: UploadRow): Upload {
   return { id: row.id, name: row.name, size: Number(row.size), sha256: row.sha256, contentType: row.contentType, uploadedBy: row.uploadedBy, createdAt: row.createdAt.getTime() };
 }
 
-/** The declared type unless it says nothing (or is missing), else one guessed from the name. */
+/**
+ * The declared type, parameters included (a charset must survive), unless it
+ * says nothing or is not a media type by the same grammar pushed files obey;
+ * else one guessed from the name. The type is served back in a header, so a
+ * malformed one must never be stored.
+ */
 function uploadType(name: string, declared: string | null): string {
-  const type = declared?.split(';')[0].trim().toLowerCase();
-  if (type && /^[\w.+-]+\/[\w.+-]+$/.test(type) && type !== 'application/octet-stream') return type;
+  const type = declared?.trim();
+  if (type && isMediaType(type)) {
+    const end = type.search(/ *;|$/);
+    // Type and subtype are case-insensitive: keep them in one form.
+    const essence = type.slice(0, end).toLowerCase();
+    if (essence !== 'application/octet-stream') return essence + type.slice(end);
+  }
   return lookup(name) || 'application/octet-stream';
 }
 
@@ -48,30 +61,43 @@ export async function listUploads(caller: Caller, id: string): Promise<Upload[]>
 
 export async function createUpload(actor: Actor, id: string, name: string, request: Request): Promise<Upload> {
   const { space } = await spaceWith({ actor }, id, 'push');
-  if (/[/\\\u0000-\u001f]/.test(name)) throw new ApiError('bad_request', 'query.name: must be a file name without "/", "\\" or control characters.');
+  if (/[/\\]/.test(name)) throw new ApiError('bad_request', 'query.name: must be a file name without "/" or "\\".');
   const header = request.headers.get('content-length');
   if (header === null || !/^\d+$/.test(header)) throw new ApiError('bad_request', 'The Content-Length header is required: send the file as the raw request body.');
   const length = Number(header);
   if (length > config.maxUploadBytes) {
     throw new ApiError('too_large', `The file is ${formatBytes(length)}, over the upload limit of ${formatBytes(config.maxUploadBytes)}.`);
   }
-  const body = request.body ?? new Response(new Uint8Array()).body!;
-  const stored = await blobStore()
-    .put(body, { maxBytes: length })
-    .catch((error) => {
-      throw error instanceof ApiError && error.code === 'too_large' ? new ApiError('bad_request', `The body is longer than its Content-Length of ${length} bytes.`) : error;
+  // The room is held before a byte is read: past the plan's storage limit this is 403 and nothing is stored.
+  const reservation = await reserveStorage(space.workspaceId, length);
+  try {
+    const body = request.body ?? new Response(new Uint8Array()).body!;
+    const stored = await blobStore()
+      .put(body, {
+        maxBytes: length,
+        admit: async (stored) => {
+          if (stored.size !== length) throw new ApiError('bad_request', `The body has ${stored.size} bytes but Content-Length said ${length}.`);
+          await claimBlob(stored);
+        },
+      })
+      .catch((error) => {
+        throw error instanceof ApiError && error.code === 'too_large' ? new ApiError('bad_request', `The body is longer than its Content-Length of ${length} bytes.`) : error;
+      });
+    const now = new Date();
+    // The space row first, then the blob, then the workspace: the order a commit takes them in.
+    const row = await db.$transaction(async (tx) => {
+      await tx.space.update({ where: { id: space.id }, data: { uploadsUpdatedAt: now } });
+      await holdBlob(tx, reservation, stored);
+      return tx.upload.create({
+        data: { id: newId('upload'), spaceId: space.id, name, size: BigInt(stored.size), sha256: stored.sha256, contentType: uploadType(name, request.headers.get('content-type')), uploadedById: actor.user.id, createdAt: now },
+        select: uploadSelect,
+      });
     });
-  if (stored.size !== length) throw new ApiError('bad_request', `The body has ${stored.size} bytes but Content-Length said ${length}.`);
-  await recordBlob(space.workspaceId, stored);
-  const now = new Date();
-  const [row] = await db.$transaction([
-    db.upload.create({
-      data: { id: newId('upload'), spaceId: space.id, name, size: BigInt(stored.size), sha256: stored.sha256, contentType: uploadType(name, request.headers.get('content-type')), uploadedById: actor.user.id, createdAt: now },
-      select: uploadSelect,
-    }),
-    db.space.update({ where: { id: space.id }, data: { uploadsUpdatedAt: now } }),
-  ]);
-  return uploadOut(row);
+    return uploadOut(row);
+  } catch (error) {
+    await releaseReservation(reservation);
+    throw error;
+  }
 }
 
 async function findUpload(spaceId: string, uploadId: string) {
