@@ -4,7 +4,7 @@
 // end, pass or fail, and SIGKILLed if the test process exits without that.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, beforeEach } from 'vitest';
 import { freePort } from '@/lib/db/embedded-postgres.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -97,11 +97,16 @@ export async function startApiServer(env: Record<string, string | undefined> = {
 }
 
 /**
- * Starts servers for one test file and stops them all after its tests.
- * `start(env)` as startApiServer.
+ * Starts servers for one test file and stops them all after its tests, pass
+ * or fail; a failing test shows what they printed. `start(env)` as startApiServer.
  */
 export function useApiServers() {
   const started: ApiProcess[] = [];
+  beforeEach(({ onTestFailed }) =>
+    onTestFailed(() => {
+      for (const server of started) console.error(`--- API server ${server.origin} (pid ${server.pid}) printed:\n${server.output()}`);
+    }),
+  );
   afterAll(async () => {
     await Promise.all(started.map((server) => server.stop()));
   });
