@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PENDING_PER_ADDRESS } from '@/lib/auth/cli-sign-in.ts';
-import { WRONG_PASSWORDS_PER_ADDRESS } from '@/lib/spaces/unlock.ts';
+import { TRIES_PER_ADDRESS } from '@/lib/spaces/unlock.ts';
 import { devLogin, request, useApiServers, type ApiProcess } from './process-server.ts';
 
 const servers = useApiServers();
@@ -101,7 +101,7 @@ describe('limits hold across instances', () => {
     expect((await request(side.origin, 'POST', '/v1/auth/cli/start', { body: {} })).status).toBe(429);
   });
 
-  it(`refuses the unlock after ${WRONG_PASSWORDS_PER_ADDRESS} wrong passwords, counted on both`, async () => {
+  it(`refuses the unlock after ${TRIES_PER_ADDRESS} wrong passwords, counted on both`, async () => {
     const { token } = await devLogin(a.origin, 'margaret');
     const space = await request(a.origin, 'POST', '/v1/spaces', { token, body: { workspace: 'margaret', name: 'Locked' } });
     expect(space.status, space.text).toBe(200);
@@ -109,11 +109,11 @@ describe('limits hold across instances', () => {
     expect((await request(b.origin, 'PATCH', `/v1/spaces/${id}`, { token, body: { password: 'right horse' } })).json.passwordProtected).toBe(true);
 
     const statuses = [];
-    for (let i = 0; i <= WRONG_PASSWORDS_PER_ADDRESS; i++) {
+    for (let i = 0; i <= TRIES_PER_ADDRESS; i++) {
       const answer = await request(i % 2 ? b.origin : a.origin, 'POST', `/v1/spaces/${id}/unlock`, { body: { password: `wrong ${i}` } });
       statuses.push(answer.status);
     }
-    expect(statuses).toEqual([...Array(WRONG_PASSWORDS_PER_ADDRESS).fill(401), 429]);
+    expect(statuses).toEqual([...Array(TRIES_PER_ADDRESS).fill(401), 429]);
     // Even the right password waits now, on either instance.
     for (const server of [a, b]) {
       expect((await request(server.origin, 'POST', `/v1/spaces/${id}/unlock`, { body: { password: 'right horse' } })).status).toBe(429);
