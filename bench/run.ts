@@ -3,6 +3,8 @@
 //   npm run bench                 every benchmark, full durations
 //   npm run bench -- --quick      short runs: a smoke check for tests and CI, rough numbers
 //   npm run bench -- me           only the named benchmarks
+//   npm run bench -- load --seconds 15 --clients 50
+//                                 the load test, shorter and with fewer clients
 //
 // A benchmark is one module in bench/ that exports `run(context)`; adding one
 // means adding a line to `benchmarks` below and a section to docs/benchmarks.md.
@@ -12,6 +14,9 @@ import { handleStopSignals } from '../lib/db/embedded-postgres.ts';
 
 export type BenchContext = {
   quick: boolean;
+  /** --seconds and --clients, for the benchmarks that take them (load); undefined when not given. */
+  seconds?: number;
+  clients?: number;
   /**
    * Registers a step that stops something the benchmark started (a server, a
    * database). The steps run in reverse order when the benchmark ends, fails
@@ -26,18 +31,28 @@ type Benchmark = { run(context: BenchContext): Promise<void> };
 const benchmarks: Record<string, () => Promise<Benchmark>> = {
   me: () => import('./me.ts'),
   publish: () => import('./publish.ts'),
+  load: () => import('./load.ts'),
 };
 
-const USAGE = 'Usage: npm run bench [-- [--quick] [NAME...]]';
+const USAGE = 'Usage: npm run bench [-- [--quick] [--seconds N] [--clients N] [NAME...]]';
 function parseCommandLine() {
   try {
-    return parseArgs({ options: { quick: { type: 'boolean', default: false } }, allowPositionals: true });
+    const parsed = parseArgs({
+      options: { quick: { type: 'boolean', default: false }, seconds: { type: 'string' }, clients: { type: 'string' } },
+      allowPositionals: true,
+    });
+    for (const name of ['seconds', 'clients'] as const) {
+      const value = parsed.values[name];
+      if (value !== undefined && !/^[1-9]\d{0,5}$/.test(value)) throw new Error(`--${name} must be a whole number above 0, not "${value}".`);
+    }
+    return parsed;
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
     process.exit(2);
   }
 }
 const { values, positionals } = parseCommandLine();
+const number = (value: string | undefined) => (value === undefined ? undefined : Number(value));
 const unknown = positionals.filter((name) => !(name in benchmarks));
 if (unknown.length) {
   console.error(`Unknown benchmark: ${unknown.join(', ')}. Available: ${Object.keys(benchmarks).join(', ')}.\n${USAGE}`);
@@ -80,7 +95,7 @@ for (const name of selected) {
   stopping = undefined;
   try {
     const benchmark = await benchmarks[name]();
-    await benchmark.run({ quick: values.quick, onStop: (step) => steps.push(step) });
+    await benchmark.run({ quick: values.quick, seconds: number(values.seconds), clients: number(values.clients), onStop: (step) => steps.push(step) });
   } catch (error) {
     // After Ctrl-C the servers go away mid-run; that failure is not news.
     if (interrupted) break;

@@ -37,8 +37,13 @@ export function buildIfNeeded() {
 }
 
 /** The production server (`node scripts/start.ts`) on `databaseUrl`, with development sign-in. */
-export function startAtrium(name: string, databaseUrl: string, onStop: BenchContext['onStop'], env: Record<string, string> = {}) {
-  return startServer(name, 'scripts/start.ts', onStop, {
+export async function startAtrium(name: string, databaseUrl: string, onStop: BenchContext['onStop'], env: Record<string, string> = {}) {
+  return (await startAtriumProcess(name, databaseUrl, onStop, env)).base;
+}
+
+/** startAtrium, also giving the pid of `node scripts/start.ts` (the server process is its child). */
+export function startAtriumProcess(name: string, databaseUrl: string, onStop: BenchContext['onStop'], env: Record<string, string> = {}) {
+  return startServerProcess(name, 'scripts/start.ts', onStop, {
     DATABASE_URL: databaseUrl,
     DATA_DIR: path.join(workDir, `${name}-data`),
     DEV_AUTH: 'true',
@@ -61,6 +66,11 @@ export async function devToken(base: string, handle: string): Promise<string> {
 
 /** Starts `node script` on a free loopback port and returns its base URL once it answers HTTP. */
 export async function startServer(name: string, script: string, onStop: BenchContext['onStop'], env: Record<string, string>): Promise<string> {
+  return (await startServerProcess(name, script, onStop, env)).base;
+}
+
+/** startServer, also giving the child's pid. */
+export async function startServerProcess(name: string, script: string, onStop: BenchContext['onStop'], env: Record<string, string>): Promise<{ base: string; pid: number }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const logFile = path.join(workDir, `${name}.log`);
@@ -78,7 +88,7 @@ export async function startServer(name: string, script: string, onStop: BenchCon
     if (exited(child)) throw new Error(`${name} exited before answering; see ${path.relative(root, logFile)}`);
     try {
       await fetch(`${base}/v1/me`, { signal: AbortSignal.timeout(5_000) });
-      return base; // any HTTP answer (here 401) means it is up
+      return { base, pid: child.pid! }; // any HTTP answer (here 401) means it is up
     } catch {
       await sleep(250);
     }
