@@ -68,6 +68,7 @@ async function answer(request: IncomingMessage, context: RequestContext, target:
 
 export async function answerApi(request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string, rawPath: string) {
   let result: Response;
+  context.route = '/v1';
   try {
     result = await answer(request, context, target, rawPath);
   } catch (error) {

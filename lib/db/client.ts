@@ -99,3 +99,13 @@ const holder = globalThis as { atriumDb?: PrismaClient };
 export const db: PrismaClient = (holder.atriumDb ??= createClient());
 export type { PrismaClient };
 export { Prisma } from './generated/client.ts';
+
+/**
+ * True for a failure to get a connection or start a transaction in time: the
+ * database is busy, not broken, and the request may be retried.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if ((error as { code?: unknown }).code === 'P2028') return true;
+  return /timeout exceeded when trying to connect|Unable to start a transaction in the given time/i.test(error.message);
+}

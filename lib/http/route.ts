@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Actor } from '../auth/tokens.ts';
 import { config } from '../config.ts';
+import { isDatabaseBusy } from '../db/client.ts';
 import { log } from '../log.ts';
 import type { Endpoint } from '../schemas/endpoint.ts';
 import { authenticate } from './authenticate.ts';
@@ -114,6 +115,9 @@ export function route<E extends Endpoint>(endpoint: E, handler: (context: Contex
     } catch (error) {
       if (error instanceof ApiError) {
         response = errorResponse(error.code, error.message, error.headers);
+      } else if (isDatabaseBusy(error)) {
+        log.warn('database busy', { requestId, route: endpoint.path });
+        response = errorResponse('unavailable', 'The server is busy; try again in a few seconds.', { 'retry-after': '5' });
       } else {
         log.error('unhandled error', { requestId, route: endpoint.path, error: error instanceof Error ? error.stack : String(error) });
         response = errorResponse('internal_error', `Something went wrong on our side (request ${requestId}).`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { handle, user } from './common.ts';
+import { handle, text, user } from './common.ts';
 import { endpoint } from './endpoint.ts';
 import { workspaceSummary } from './workspaces.ts';
 
@@ -17,7 +17,7 @@ export const currentUser = z
 
 export const devLoginBody = z.object({
   handle,
-  name: z.string().max(100).optional(),
+  name: text().max(100).optional(),
   label: z.enum(['cli', 'web']).default('cli'),
 });
 
@@ -59,7 +59,7 @@ export const accountsApi = {
     tag: 'Account',
     summary: 'Block a user (idempotent)',
     auth: 'user',
-    body: z.object({ userId: z.string().min(1).max(100) }),
+    body: z.object({ userId: text().min(1).max(100) }),
     response: null,
     errors: [400, 401, 404],
   }),
@@ -69,7 +69,7 @@ export const accountsApi = {
     tag: 'Account',
     summary: 'Unblock a user (idempotent)',
     auth: 'user',
-    params: z.object({ userId: z.string().min(1).max(100) }),
+    params: z.object({ userId: text().min(1).max(100) }),
     response: null,
     errors: [401],
   }),

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { user } from './common.ts';
-import { timestamp } from './common.ts';
+import { text, timestamp, user } from './common.ts';
 import { endpoint } from './endpoint.ts';
 
 // --- CLI sign-in (device flow) ---
 
 export const cliStartBody = z.object({
-  label: z.string().max(60).optional().meta({ description: 'Names the token, e.g. the machine: "laptop".' }),
+  label: text().max(60).optional().meta({ description: 'Names the token, e.g. the machine: "laptop".' }),
 });
 
 export const cliStartResult = z
@@ -36,11 +35,11 @@ export const cliSignInRequest = z
   })
   .meta({ id: 'CliSignInRequest' });
 
-export const userCodeParams = z.object({ userCode: z.string().min(1).max(20) });
+export const userCodeParams = z.object({ userCode: text().min(1).max(20) });
 
-export const cliDecideBody = z.object({ userCode: z.string().min(1).max(20), approve: z.boolean() });
+export const cliDecideBody = z.object({ userCode: text().min(1).max(20), approve: z.boolean() });
 
-export const cliPollBody = z.object({ deviceCode: z.string().min(1).max(200) });
+export const cliPollBody = z.object({ deviceCode: text().min(1).max(200) });
 
 export const cliPollResult = z
   .union([
@@ -62,7 +61,7 @@ export const tokenListing = z
   })
   .meta({ id: 'TokenListing' });
 
-export const tokenIdParams = z.object({ id: z.string().min(1).max(100) });
+export const tokenIdParams = z.object({ id: text().min(1).max(100) });
 
 export const authApi = {
   cliStart: endpoint({

@@ -1,23 +1,19 @@
 import { z } from 'zod';
 import { SHA256_PATTERN } from '../storage/meter.ts';
-import { timestamp } from './common.ts';
+import { INT_MAX, mediaType, text, timestamp, user, wholeNumber } from './common.ts';
 import { endpoint } from './endpoint.ts';
-import { user } from './common.ts';
 
 const tag = 'Spaces';
 const publishing = 'Spaces: publishing';
 const uploadsTag = 'Spaces: uploads';
 
-const spaceId = z.string().min(1).max(100);
-export const sha256 = z.string().regex(SHA256_PATTERN, 'must be 64 lowercase hexadecimal characters (a SHA-256)');
+const spaceId = text().min(1).max(100);
+export const sha256 = text().regex(SHA256_PATTERN, 'must be 64 lowercase hexadecimal characters (a SHA-256)');
 const idParams = z.object({ id: spaceId });
 /** `{path...}`: Next gives the rest of the path as its segments. */
-const pathParams = z.object({ id: spaceId, path: z.array(z.string()).min(1) });
+const pathParams = z.object({ id: spaceId, path: z.array(text()).min(1) });
 const versionQuery = z.object({
-  v: z
-    .string()
-    .regex(/^[1-9]\d{0,8}$/, 'must be a version number')
-    .transform(Number)
+  v: wholeNumber(1, INT_MAX, 'must be a version number')
     .optional()
     .meta({ description: 'Version number; the latest when absent.' }),
 });
@@ -61,13 +57,10 @@ export const spaceHead = z
 
 export const fileEntry = z
   .object({
-    path: z.string().min(1).meta({ description: 'Relative, "/"-separated; no "..", no empty segments, at most 1024 characters.' }),
+    path: text().min(1).meta({ description: 'Relative, "/"-separated; no "..", no empty segments, at most 1024 characters.' }),
     sha256,
     size: z.number().int().min(0),
-    contentType: z
-      .string()
-      .regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/, 'must be a media type such as text/html')
-      .max(255)
+    contentType: mediaType
       .optional()
       .meta({ description: 'Served Content-Type; guessed from the extension when absent.' }),
   })
@@ -141,7 +134,7 @@ export const upload = z
   })
   .meta({ id: 'Upload' });
 
-const named = z.object({ name: z.string().min(1).max(255) });
+const named = z.object({ name: text().min(1).max(255) });
 const count = z.object({ label: z.string(), views: z.number().int() });
 
 export const visitorStats = z
@@ -167,10 +160,10 @@ export const patchSpaceBody = z.object({
   guestComments: z.boolean().optional(),
   guestWrites: z.boolean().optional(),
   viewers: z
-    .object({ handles: z.array(z.string().min(1).max(39)).max(500) })
+    .object({ handles: z.array(text().min(1).max(39)).max(500) })
     .optional()
     .meta({ description: 'Replaces the list of viewers, by handle.' }),
-  password: z.string().min(1).max(200).nullable().optional().meta({ description: 'A password for visitors of a public space; null removes it.' }),
+  password: text().min(1).max(200).nullable().optional().meta({ description: 'A password for visitors of a public space; null removes it.' }),
 });
 
 export const spacesApi = {
@@ -180,7 +173,7 @@ export const spacesApi = {
     tag,
     summary: "A workspace's spaces the caller can see, or every space the caller can push to",
     auth: 'user',
-    query: z.object({ workspace: z.string().min(1).max(100).optional() }),
+    query: z.object({ workspace: text().min(1).max(100).optional() }),
     response: z.object({ spaces: z.array(space) }),
     errors: [401],
   }),
@@ -190,7 +183,7 @@ export const spacesApi = {
     tag,
     summary: 'Create a space in a workspace the caller can push to',
     auth: 'user',
-    body: z.object({ workspace: z.string().min(1).max(100).meta({ description: 'Slug or id.' }), name: named.shape.name, visibility: visibility.default('public') }),
+    body: z.object({ workspace: text().min(1).max(100).meta({ description: 'Slug or id.' }), name: named.shape.name, visibility: visibility.default('public') }),
     response: space,
     errors: [400, 401, 403, 404],
   }),
@@ -223,7 +216,7 @@ export const spacesApi = {
     summary: 'Open a password-protected public space: a token for the X-Space-Token header or the site',
     auth: 'optional',
     params: idParams,
-    body: z.object({ password: z.string().max(200) }),
+    body: z.object({ password: text().max(200) }),
     response: z.object({ token: z.string(), exp: timestamp }).meta({ id: 'SpaceUnlock' }),
     errors: [400, 401, 404, 429],
   }),
@@ -235,9 +228,9 @@ export const spacesApi = {
     auth: 'optional',
     params: idParams,
     body: z.object({
-      path: z.string().min(1).max(1024),
-      version: z.number().int().min(1).nullable().optional(),
-      referrer: z.string().max(2048).nullable().optional(),
+      path: text().min(1).max(1024),
+      version: z.number().int().min(1).max(INT_MAX).nullable().optional(),
+      referrer: text().max(2048).nullable().optional(),
     }),
     response: null,
     errors: [400, 401, 404],
@@ -250,8 +243,7 @@ export const spacesApi = {
     auth: 'user',
     params: idParams,
     query: z.object({
-      days: z
-        .string()
+      days: text()
         .regex(/^\d{1,2}$/, 'must be a whole number from 1 to 90')
         .transform(Number)
         .refine((n) => n >= 1 && n <= 90, 'must be a whole number from 1 to 90')
@@ -289,7 +281,7 @@ export const spacesApi = {
     summary: 'Commit a version from a full file list; all or nothing',
     auth: 'user',
     params: idParams,
-    body: z.object({ files: fileList, message: z.string().max(1000).optional() }),
+    body: z.object({ files: fileList, message: text({ multiline: true }).max(1000).optional() }),
     maxBodyBytes: MANIFEST_BODY_LIMIT,
     response: z.object({ version: version.nullable().meta({ description: 'null when nothing changed.' }), diff, url: z.string() }).meta({ id: 'VersionCommit' }),
     errors: [400, 401, 403, 404, 409, 413],
@@ -310,7 +302,14 @@ export const spacesApi = {
     tag: publishing,
     summary: 'One version with its files and its diff against the one before',
     auth: 'optional',
-    params: z.object({ id: spaceId, n: z.union([z.literal('latest'), z.string().regex(/^[1-9]\d{0,8}$/, 'must be a version number or "latest"').transform(Number)]) }),
+    params: z.object({
+      id: spaceId,
+      // One schema rather than a union, so that the answer says what n must be.
+      n: text()
+        .regex(/^(latest|[1-9]\d{0,9})$/, 'must be a version number or "latest"')
+        .transform((n) => (n === 'latest' ? n : Number(n)))
+        .refine((n) => n === 'latest' || n <= INT_MAX, 'must be a version number or "latest"'),
+    }),
     response: z.object({ version, files: z.array(fileRecord), diff }).meta({ id: 'VersionDetail' }),
     errors: [400, 401, 404],
   }),
@@ -385,7 +384,7 @@ export const spacesApi = {
     tag: uploadsTag,
     summary: "An upload's bytes as an attachment",
     auth: 'optional',
-    params: z.object({ id: spaceId, uploadId: z.string().min(1).max(100) }),
+    params: z.object({ id: spaceId, uploadId: text().min(1).max(100) }),
     response: null,
     status: 200,
     errors: [401, 404],
@@ -396,7 +395,7 @@ export const spacesApi = {
     tag: uploadsTag,
     summary: 'A /dl/<ticket> link to an upload, valid 5 minutes',
     auth: 'optional',
-    params: z.object({ id: spaceId, uploadId: z.string().min(1).max(100) }),
+    params: z.object({ id: spaceId, uploadId: text().min(1).max(100) }),
     response: downloadLink,
     errors: [401, 404],
   }),
@@ -406,7 +405,7 @@ export const spacesApi = {
     tag: uploadsTag,
     summary: 'Delete an upload (push)',
     auth: 'user',
-    params: z.object({ id: spaceId, uploadId: z.string().min(1).max(100) }),
+    params: z.object({ id: spaceId, uploadId: text().min(1).max(100) }),
     response: null,
     errors: [401, 403, 404],
   }),

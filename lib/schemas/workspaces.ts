@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { handle, slug, timestamp, user } from './common.ts';
+import { handle, slug, text, textRules, timestamp, user, wholeNumber } from './common.ts';
 import { endpoint } from './endpoint.ts';
 
 export const workspaceRole = z.enum(['owner', 'admin', 'member', 'viewer']);
@@ -107,9 +107,9 @@ export const auditPage = z
   })
   .meta({ id: 'AuditPage' });
 
-const slugParam = z.string().min(1).max(100).meta({ description: 'A workspace slug.' });
+const slugParam = text().min(1).max(100).meta({ description: 'A workspace slug.' });
 const slugParams = z.object({ slug: slugParam });
-const tokenBody = z.object({ token: z.string().min(1).max(200) });
+const tokenBody = z.object({ token: text().min(1).max(200) });
 
 export const workspacesApi = {
   list: endpoint({
@@ -127,7 +127,7 @@ export const workspacesApi = {
     tag: 'Workspaces',
     summary: 'Create a workspace; the caller becomes its owner',
     auth: 'user',
-    body: z.object({ slug, name: z.string().trim().min(1).max(100) }),
+    body: z.object({ slug, name: text().trim().min(1).max(100) }),
     response: workspaceSummary,
     errors: [400, 401, 409],
   }),
@@ -148,7 +148,7 @@ export const workspacesApi = {
     summary: "Rename a workspace or change its slug (owner or admin)",
     auth: 'user',
     params: slugParams,
-    body: z.object({ slug: slug.optional(), name: z.string().trim().min(1).max(100).optional() }),
+    body: z.object({ slug: slug.optional(), name: text().trim().min(1).max(100).optional() }),
     response: workspaceSummary,
     errors: [400, 401, 403, 404, 409],
   }),
@@ -169,7 +169,7 @@ export const workspacesApi = {
     tag: 'Workspaces',
     summary: "Change a member's role (owner or admin; only owners change owners; one owner always remains)",
     auth: 'user',
-    params: z.object({ slug: slugParam, handle: z.string().min(1).max(100) }),
+    params: z.object({ slug: slugParam, handle: text().min(1).max(100) }),
     body: z.object({ role: workspaceRole }),
     response: null,
     errors: [400, 401, 403, 404, 409],
@@ -180,7 +180,7 @@ export const workspacesApi = {
     tag: 'Workspaces',
     summary: 'Remove a member or cancel an invitation (owner or admin), or leave (oneself); one owner always remains',
     auth: 'user',
-    params: z.object({ slug: slugParam, handle: z.string().min(1).max(100) }),
+    params: z.object({ slug: slugParam, handle: text().min(1).max(100) }),
     response: null,
     errors: [401, 403, 404, 409],
   }),
@@ -203,7 +203,7 @@ export const workspacesApi = {
     params: slugParams,
     body: z.object({
       role: workspaceRole.default('member'),
-      email: z.email().max(254).optional().meta({ description: 'Only an account with this e-mail may accept; the link is e-mailed there when SMTP is set up.' }),
+      email: z.email().max(254).check(textRules()).optional().meta({ description: 'Only an account with this e-mail may accept; the link is e-mailed there when SMTP is set up.' }),
       maxUses: z.number().int().min(1).max(10_000).nullable().default(null),
       expiresInDays: z.number().int().min(1).max(90).default(7),
     }),
@@ -216,7 +216,7 @@ export const workspacesApi = {
     tag: 'Workspaces',
     summary: 'Revoke an invite link (owner or admin)',
     auth: 'user',
-    params: z.object({ slug: slugParam, id: z.string().min(1).max(100) }),
+    params: z.object({ slug: slugParam, id: text().min(1).max(100) }),
     response: null,
     errors: [401, 403, 404],
   }),
@@ -268,8 +268,9 @@ export const workspacesApi = {
     auth: 'user',
     params: slugParams,
     query: z.object({
-      before: z.coerce.number().int().positive().optional().meta({ description: 'The `next` of the previous page.' }),
-      limit: z.coerce.number().int().min(1).max(200).default(50),
+      // The audit log's seq is a bigint: any safe integer may be asked for.
+      before: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional().meta({ description: 'The `next` of the previous page.' }),
+      limit: wholeNumber(1, 200).default(50).meta({ description: 'From 1 to 200; 50 when absent.' }),
     }),
     response: auditPage,
     errors: [400, 401, 403, 404],

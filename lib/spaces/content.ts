@@ -4,6 +4,7 @@
 import { lookup } from 'mime-types';
 import { config } from '../config.ts';
 import { ApiError } from '../http/errors.ts';
+import { isMediaType } from '../schemas/common.ts';
 import { blobStore } from '../storage/index.ts';
 
 /** Attachments and raw uploads: nothing may run, load or be sniffed. */
@@ -25,7 +26,8 @@ const TEXTUAL = /^(text\/|application\/(json|javascript|xml|xhtml\+xml|manifest\
 
 /** The type a file is served with: the one pushed, else guessed from its name; text gets charset=utf-8. */
 export function contentTypeOf(path: string, given: string | null): string {
-  const type = given ?? (lookup(path) || 'application/octet-stream');
+  // A type stored before types were validated may be unusable in a header: guess instead.
+  const type = given && isMediaType(given) ? given : lookup(path) || 'application/octet-stream';
   return TEXTUAL.test(type) && !/charset=/i.test(type) ? `${type}; charset=utf-8` : type;
 }
 

@@ -10,6 +10,7 @@ import { db } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import { isMediaType } from '../schemas/common.ts';
 import type { Upload } from '../schemas/spaces.ts';
 import { blobStore } from '../storage/index.ts';
 import { attachment } from './content.ts';
@@ -33,10 +34,20 @@ function uploadOut(row: UploadRow): Upload {
   return { id: row.id, name: row.name, size: Number(row.size), sha256: row.sha256, contentType: row.contentType, uploadedBy: row.uploadedBy, createdAt: row.createdAt.getTime() };
 }
 
-/** The declared type unless it says nothing (or is missing), else one guessed from the name. */
+/**
+ * The declared type, parameters included (a charset must survive), unless it
+ * says nothing or is not a media type by the same grammar pushed files obey;
+ * else one guessed from the name. The type is served back in a header, so a
+ * malformed one must never be stored.
+ */
 function uploadType(name: string, declared: string | null): string {
-  const type = declared?.split(';')[0].trim().toLowerCase();
-  if (type && /^[\w.+-]+\/[\w.+-]+$/.test(type) && type !== 'application/octet-stream') return type;
+  const type = declared?.trim();
+  if (type && isMediaType(type)) {
+    const end = type.search(/ *;|$/);
+    // Type and subtype are case-insensitive: keep them in one form.
+    const essence = type.slice(0, end).toLowerCase();
+    if (essence !== 'application/octet-stream') return essence + type.slice(end);
+  }
   return lookup(name) || 'application/octet-stream';
 }
 
@@ -48,7 +59,7 @@ export async function listUploads(caller: Caller, id: string): Promise<Upload[]>
 
 export async function createUpload(actor: Actor, id: string, name: string, request: Request): Promise<Upload> {
   const { space } = await spaceWith({ actor }, id, 'push');
-  if (/[/\\\u0000-\u001f]/.test(name)) throw new ApiError('bad_request', 'query.name: must be a file name without "/", "\\" or control characters.');
+  if (/[/\\]/.test(name)) throw new ApiError('bad_request', 'query.name: must be a file name without "/" or "\\".');
   const header = request.headers.get('content-length');
   if (header === null || !/^\d+$/.test(header)) throw new ApiError('bad_request', 'The Content-Length header is required: send the file as the raw request body.');
   const length = Number(header);

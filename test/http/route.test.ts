@@ -45,6 +45,17 @@ describe('route wrapper', () => {
     expect(lines.join('')).toContain('boom');
   });
 
+  it('answers 503 with Retry-After when no database connection could be had in time', async () => {
+    const busy = route(endpoint({ method: 'GET', path: '/v1/test', summary: '', tag: '', auth: 'anonymous', response: null }), async () => {
+      throw new Error('timeout exceeded when trying to connect');
+    });
+    captureStdout();
+    const { status, json, headers } = await call(busy, 'GET', '/v1/test');
+    expect(status).toBe(503);
+    expect(json.error.code).toBe('unavailable');
+    expect(headers.get('retry-after')).toBe('5');
+  });
+
   it('refuses a response that breaks its documented schema outside production', async () => {
     const lying = route(
       endpoint({ method: 'GET', path: '/v1/test', summary: '', tag: '', auth: 'anonymous', response: z.object({ n: z.number() }) }),

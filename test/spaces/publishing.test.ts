@@ -43,7 +43,6 @@ describe('push plan', () => {
       ['a//b', 'empty segment'],
       ['dir/', 'empty segment'],
       ['a\\b', '"/"'],
-      ['bad\u0001name', 'control character'],
       ['x'.repeat(1025), '1024'],
       [`${'y'.repeat(256)}/z`, '255 bytes'],
     ]) {
@@ -53,6 +52,10 @@ describe('push plan', () => {
       expect(json.error.message).toContain(JSON.stringify(path.slice(0, 200)).slice(0, 30));
       expect(json.error.message).toContain(why);
     }
+    // Control characters are refused before the path is looked at, like in any text field.
+    const control = await plan(token, space.id, [entry('bad\u0001name')]);
+    expect(control.status).toBe(400);
+    expect(control.json.error.message).toMatch(/^body\.files\.0\.path: .*control characters/);
     const twice = await plan(token, space.id, [entry('./a.txt'), entry('a.txt')]);
     expect(twice.status).toBe(400);
     expect(twice.json.error.message).toBe('The file a.txt is listed twice.');
@@ -222,6 +225,60 @@ describe('commit', () => {
     expect(result.diff).toEqual({ added: [], changed: ['pages/1000.html'], removed: [], unchanged: 1999 });
     expect(await db.manifestChunk.count()).toBe(chunks + 1);
     expect(await db.workspaceBlob.count({ where: { workspaceId: space.workspace.id } })).toBe(blobs + 1);
+  });
+});
+
+describe('content types of pushed files', () => {
+  it('refuses a content type that is not a media type with 400 naming the field, in the plan and the commit, and stores nothing', async () => {
+    const { token } = await signIn('ctype-a');
+    const space = await makeSpace(token, 'ctype-a');
+    await putBlob(token, space.id, '<p>x</p>');
+    for (const contentType of [
+      'text/html;\u0000',
+      'text/html\r\nSet-Cookie: a=b',
+      'text/html; charset=utf-8\u0085',
+      'text/html garbage',
+      'text/',
+      '/html',
+      'text/html;',
+      'text/html; charset',
+      'text/html; charset="utf-8',
+      'text/html; charset=a"b',
+      'text/h\u00e9ml',
+      'text/html; name="caf\u00e9"',
+      ' text/html',
+      `text/${'x'.repeat(260)}`,
+    ]) {
+      const files = [{ path: 'index.html', sha256: sha('<p>x</p>'), size: 8, contentType }];
+      for (const answer of [await plan(token, space.id, files), await commit(token, space.id, files)]) {
+        expect(answer.status, JSON.stringify(contentType)).toBe(400);
+        expect(answer.json.error.code).toBe('bad_request');
+        expect(answer.json.error.message, JSON.stringify(contentType)).toMatch(/^body\.files\.0\.contentType: /);
+      }
+    }
+    expect(await db.version.count({ where: { spaceId: space.id } })).toBe(0);
+  });
+
+  it('keeps a media type with parameters and serves it back as given', async () => {
+    const { token } = await signIn('ctype-b');
+    const space = await makeSpace(token, 'ctype-b');
+    const types = {
+      'index.html': 'text/html; charset=utf-8',
+      'old.txt': 'text/plain;charset="ISO-8859-1"',
+      'api.json': 'application/vnd.api+json',
+      'feed': 'multipart/x-mixed-replace; boundary="a b\\"c"; x-y=1',
+    };
+    const files = { 'index.html': '<p>hi</p>', 'old.txt': 'old', 'api.json': '{}', feed: '--' };
+    await push(token, space.id, files, 'typed', types);
+    for (const [name, type] of Object.entries(types)) {
+      const read = await call(fileRoute, 'GET', '', { token, params: { id: space.id, path: [name] } });
+      expect(read.status, name).toBe(200);
+      expect(read.json.file.contentType).toBe(type);
+      const download = await call(downloadRoute, 'GET', '', { token, params: { id: space.id, path: [name] } });
+      expect(download.status, name).toBe(200);
+      expect(download.headers.get('content-type')).toBe(type);
+      expect(download.text).toBe(files[name as keyof typeof files]);
+    }
   });
 });
 

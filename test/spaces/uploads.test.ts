@@ -70,6 +70,31 @@ describe('uploads', () => {
     expect((await del(token)).status).toBe(404);
   });
 
+  it('keeps a declared media type with its parameters, and guesses from the name when the header is not one', async () => {
+    const { token } = await signIn('uploader-e');
+    const space = await makeSpace(token, 'uploader-e');
+    // Valid JSON, as the test helper parses JSON answers.
+    const typed = (name: string, type: string) => upload(token, space.id, name, '123', { 'content-length': '3', 'content-type': type });
+    for (const [name, type, stored] of [
+      ['latin.txt', 'text/plain; charset=ISO-8859-1', 'text/plain; charset=ISO-8859-1'],
+      ['data.json', 'Application/JSON', 'application/json'],
+      ['quoted.txt', 'text/plain; format="flowed"', 'text/plain; format="flowed"'],
+      ['notes.txt', 'application/octet-stream', 'text/plain'],
+      ['page.html', 'text/h\u00e9ml', 'text/html'],
+      ['page2.html', 'text/html; charset="caf\u00e9"', 'text/html'],
+      ['page3.html', 'text/html;', 'text/html'],
+      ['blob.bin', 'not a type', 'application/octet-stream'],
+      ['long.txt', `text/${'x'.repeat(300)}`, 'text/plain'],
+    ]) {
+      const made = await typed(name, type);
+      expect(made.status, type).toBe(200);
+      expect(made.json.contentType, type).toBe(stored);
+      const raw = await call(rawRoute, 'GET', '', { params: { id: space.id, uploadId: made.json.id } });
+      expect(raw.status, type).toBe(200);
+      expect(raw.headers.get('content-type')).toBe(stored);
+    }
+  });
+
   it('serves the bytes as a sandboxed attachment with x-content-sha256, and as a 5-minute link', async () => {
     const { token } = await signIn('uploader-d');
     const space = await makeSpace(token, 'uploader-d');

@@ -2,13 +2,9 @@
 
 import { ApiReferenceReact } from '@scalar/api-reference-react';
 import '@scalar/api-reference-react/style.css';
+import { referenceConfiguration } from './configuration.ts';
 
-// Renders /openapi.json. Fonts and telemetry stay off: the page makes no
-// requests beyond this server.
+// Renders /openapi.json, making no requests beyond this server (see configuration.ts).
 export function ApiReference() {
-  return (
-    <ApiReferenceReact
-      configuration={{ url: '/openapi.json', withDefaultFonts: false, telemetry: false, hideClientButton: true }}
-    />
-  );
+  return <ApiReferenceReact configuration={referenceConfiguration} />;
 }

@@ -1,0 +1,28 @@
+import type { AnyApiReferenceConfiguration } from '@scalar/api-reference-react';
+
+// The API reference of a self-hosted service works offline and sends nothing
+// to anyone but this server. Scalar's defaults do otherwise, so each of these
+// is needed (test/web/reference-configuration.test.ts and e2e/reference.spec.ts
+// hold them to it):
+export const referenceConfiguration = {
+  url: '/openapi.json',
+  // No Google/Scalar-hosted fonts: the system's fonts are used.
+  withDefaultFonts: false,
+  telemetry: false,
+  // "Ask AI" sends the document and questions to Scalar's servers, and is on
+  // by default wherever the page's address is local (localhost, a LAN address).
+  agent: { disabled: true },
+  // "Generate MCP" registers the document with Scalar's dashboard, also on by
+  // default at a local address.
+  mcp: { disabled: true },
+  // The toolbar offers to share the document through Scalar's registry.
+  showDeveloperTools: 'never',
+  // The button that opens Scalar's separate API client app.
+  hideClientButton: true,
+  // Test requests go straight to this server: without this, Scalar sends them
+  // through its hosted proxy.
+  proxyUrl: '',
+  // Only the features disabled above use these; blank so that nothing can
+  // reach Scalar's services should one come back in an update.
+  externalUrls: { dashboardUrl: '', registryUrl: '', proxyUrl: '', apiBaseUrl: '' },
+} satisfies AnyApiReferenceConfiguration;
