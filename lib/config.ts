@@ -10,6 +10,13 @@ const flag = (fallback: 'true' | 'false') =>
     .default(fallback)
     .transform((value) => value === 'true' || value === '1');
 
+const seconds = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((v) => /^\d+$/.test(v) && Number.isSafeInteger(Number(v)), 'must be a whole number of seconds')
+    .transform(Number);
+
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).transform((value) => value.replace(/\/+$/, ''));
 
 const schema = z.object({
@@ -54,6 +61,8 @@ const schema = z.object({
     .regex(/^vercel_blob_rw_[A-Za-z0-9]+_\w+$/, 'must be a Vercel Blob read-write token (vercel_blob_rw_<store>_<secret>)')
     .optional(),
   VERCEL_BLOB_API_URL: url.optional(),
+  STORAGE_GRACE_SECONDS: seconds('3600'),
+  STORAGE_SWEEP_SECONDS: seconds('900'),
 });
 
 type OAuthClient = { clientId: string; clientSecret: string };
@@ -81,6 +90,10 @@ export type Config = {
   /** True when published content has an origin of its own, apart from the app's. */
   separateContentOrigin: boolean;
   blobToken: string | undefined;
+  /** How long an unreferenced blob or a temporary file is kept after its last use. */
+  storageGraceMs: number;
+  /** How often the storage sweeper runs; 0 turns it off. */
+  storageSweepMs: number;
 };
 
 export class ConfigError extends Error {
@@ -130,6 +143,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     contentBaseUrl,
     separateContentOrigin: new URL(contentBaseUrl).origin !== new URL(publicUrl).origin,
     blobToken: e.BLOB_READ_WRITE_TOKEN,
+    storageGraceMs: e.STORAGE_GRACE_SECONDS * 1000,
+    storageSweepMs: e.STORAGE_SWEEP_SECONDS * 1000,
   };
 }
 

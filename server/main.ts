@@ -17,6 +17,7 @@ registerHooks({
 const { default: next } = await import('next');
 const { createFrontServer } = await import('./index.ts');
 const { config } = await import('../lib/config.ts');
+const { startStorageSweeper } = await import('../lib/storage/gc.ts');
 
 const dev = process.argv.includes('--dev');
 const app = next({ dev, dir: root, hostname: config.host, port: config.port });
@@ -26,8 +27,11 @@ await app.prepare();
 const server = createFrontServer({ pages: (request, response) => void handle(request, response) });
 if (dev) server.on('upgrade', app.getUpgradeHandler());
 server.listen(config.port, config.host);
+// Reclaims unreferenced blobs and stale temporary files (safe to run on every instance at once).
+const stopSweeper = startStorageSweeper();
 
 const stop = () => {
+  stopSweeper();
   server.close(() => process.exit(0));
   server.closeAllConnections();
 };

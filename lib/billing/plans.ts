@@ -22,3 +22,24 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   team: { seats: 50, rooms: 500, liveSpaces: 500, liveApps: 100, storageBytes: 500 * GB },
   enterprise: { seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null },
 };
+
+const PLAN_ORDER: Plan[] = ['free', 'pro', 'team', 'enterprise'];
+const PLAN_NAMES: Record<Plan, string> = { free: 'Free', pro: 'Pro', team: 'Team', enterprise: 'Enterprise' };
+
+export const planName = (plan: Plan) => PLAN_NAMES[plan];
+
+/**
+ * The limits that apply to a workspace. Every check reads them here, so that
+ * where they come from (the plan table today; operator settings or billing
+ * provider later) is decided in this one place.
+ */
+export function limitsOf(workspace: { plan: Plan }): PlanLimits {
+  return PLAN_LIMITS[workspace.plan];
+}
+
+/** The first plan above `plan` whose limit `key` is higher (null when none is). */
+export function planLifting(plan: Plan, key: keyof PlanLimits): Plan | null {
+  const current = PLAN_LIMITS[plan][key];
+  if (current === null) return null;
+  return PLAN_ORDER.slice(PLAN_ORDER.indexOf(plan) + 1).find((p) => PLAN_LIMITS[p][key] === null || PLAN_LIMITS[p][key] > current) ?? null;
+}

@@ -13,6 +13,7 @@ import { formatBytes } from '../format.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Diff, FileEntryInput, Version } from '../schemas/spaces.ts';
 import { blobStore } from '../storage/index.ts';
+import { checkRoom, claimBlob, holdBlob, releaseReservation, reserveStorage, storageUsage, touchBlobs } from '../storage/usage.ts';
 import { attachment, contentTypeOf } from './content.ts';
 import { chunkEntries, chunkOf, chunkRefs, comparePaths, diffManifests, findEntry, loadChunks, manifestEntries, storeChunks, type ChunkRef, type Entry } from './manifest.ts';
 import { normalizePath } from './paths.ts';
@@ -92,38 +93,50 @@ export async function planPush(actor: Actor, id: string, readInput: ReadInput<{ 
     missingBlobs(space.workspaceId, entries.map((e) => e.sha256)),
   ]);
   const diff = await diffManifests(base ?? [], chunkRefs(chunks), chunks);
+  // Blobs this push adds are kept from the collector for its grace period from now.
+  await touchBlobs(db, space.workspaceId, freshHashes(entries, diff));
   return { baseVersion: space.latestVersion, missing, diff };
+}
+
+/** The hashes of the files a diff adds or changes: what a push references that its base did not. */
+function freshHashes(entries: Entry[], diff: Diff): string[] {
+  const paths = new Set([...diff.added, ...diff.changed]);
+  return [...new Set(entries.filter((e) => paths.has(e.path)).map((e) => e.sha256))];
 }
 
 /**
  * Stores a blob from the request body, streamed. A blob the workspace already
  * has is a success without reading the body. Bytes stored by another
- * workspace must still be sent once, which proves the pusher has them.
+ * workspace must still be sent once, which proves the pusher has them, and
+ * count against this workspace's storage too. Past the plan's storage limit
+ * it is 403, decided from Content-Length before reading when it is given.
  */
 export async function putBlob(actor: Actor, id: string, sha256: string, request: Request): Promise<void> {
   const { space } = await spaceWith({ actor }, id, 'push');
-  const known = await db.workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId: space.workspaceId, sha256 } }, select: { sha256: true } });
-  if (known) {
+  if (await touchBlobs(db, space.workspaceId, [sha256])) {
     await request.body?.cancel();
     return;
   }
-  const length = Number(request.headers.get('content-length') ?? NaN);
-  if (length > config.maxUploadBytes) throw new ApiError('too_large', `The file is larger than the limit of ${formatBytes(config.maxUploadBytes)}.`);
-  const body = request.body ?? new Response(new Uint8Array()).body!;
-  const stored = await blobStore().put(body, { sha256, maxBytes: config.maxUploadBytes });
-  await recordBlob(space.workspaceId, stored);
-}
-
-/**
- * Notes that the workspace holds a stored blob: one statement, so both rows
- * exist or neither does (the foreign key is checked at its end).
- */
-export async function recordBlob(workspaceId: string, stored: { sha256: string; size: number }): Promise<void> {
-  await db.$executeRaw`
-    WITH blob AS (
-      INSERT INTO "Blob" ("sha256", "size") VALUES (${stored.sha256}, ${BigInt(stored.size)}) ON CONFLICT DO NOTHING
-    )
-    INSERT INTO "WorkspaceBlob" ("workspaceId", "sha256") VALUES (${workspaceId}, ${stored.sha256}) ON CONFLICT DO NOTHING`;
+  const header = request.headers.get('content-length');
+  const length = header !== null && /^\d+$/.test(header) ? Number(header) : null;
+  if (length !== null && length > config.maxUploadBytes) throw new ApiError('too_large', `The file is larger than the limit of ${formatBytes(config.maxUploadBytes)}.`);
+  const reservation = length !== null ? await reserveStorage(space.workspaceId, length) : null;
+  try {
+    const body = request.body ?? new Response(new Uint8Array()).body!;
+    const stored = await blobStore().put(body, {
+      sha256,
+      maxBytes: length ?? config.maxUploadBytes,
+      admit: async (stored) => {
+        if (!reservation) await checkRoom(space.workspaceId, stored.size);
+        await claimBlob(stored);
+      },
+    });
+    if (reservation) await holdBlob(db, reservation, stored);
+    else await db.$transaction(async (tx) => holdBlob(tx, { id: null, workspaceId: space.workspaceId, limit: (await storageUsage(space.workspaceId, tx)).limit }, stored));
+  } catch (error) {
+    await releaseReservation(reservation);
+    throw error;
+  }
 }
 
 const noChange = (diff: Diff) => !diff.added.length && !diff.changed.length && !diff.removed.length;
@@ -158,6 +171,12 @@ export async function commitVersion(
       // the pool when many pushes committed at once.
       const diff = await diffManifests(base ?? [], refs, chunks, tx);
       if (noChange(diff)) return { version: null, diff, url };
+      // Locks and refreshes the blobs this version adds, so the collector cannot
+      // delete them under it; one it deleted since the check above is missing.
+      const fresh = freshHashes(entries, diff);
+      if ((await touchBlobs(tx, space.workspaceId, fresh)) < fresh.length) {
+        throw new ApiError('conflict', 'Some listed blobs were removed as unused before this commit. Plan again and upload what it lists as missing, then commit.');
+      }
       await storeChunks(chunks, tx);
       const row = await tx.version.create({
         data: { spaceId: space.id, number: previous + 1, message: input.message || null, authorId: actor.user.id, fileCount: entries.length, bytes: BigInt(bytes), chunks: refs },

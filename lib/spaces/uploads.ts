@@ -2,7 +2,9 @@
 // the same content-addressed blob store. The body is raw bytes; Content-Length
 // is required (bad_request without it) and bounded by MAX_UPLOAD_BYTES
 // (too_large, answered before anything is read); a body shorter or longer
-// than its Content-Length is refused and nothing is kept.
+// than its Content-Length is refused and nothing is kept. An upload counts
+// against the workspace's storage limit (lib/storage/usage.ts); a deleted
+// upload's bytes are reclaimed by lib/storage/gc.ts once nothing uses them.
 import { lookup } from 'mime-types';
 import type { Actor } from '../auth/tokens.ts';
 import { config } from '../config.ts';
@@ -13,8 +15,8 @@ import { newId } from '../ids.ts';
 import { isMediaType } from '../schemas/common.ts';
 import type { Upload } from '../schemas/spaces.ts';
 import { blobStore } from '../storage/index.ts';
+import { claimBlob, holdBlob, releaseReservation, reserveStorage } from '../storage/usage.ts';
 import { attachment } from './content.ts';
-import { recordBlob } from './publishing.ts';
 import { spaceWith, type Caller } from './spaces.ts';
 import { createTicket } from './tickets.ts';
 
@@ -66,23 +68,36 @@ export async function createUpload(actor: Actor, id: string, name: string, reque
   if (length > config.maxUploadBytes) {
     throw new ApiError('too_large', `The file is ${formatBytes(length)}, over the upload limit of ${formatBytes(config.maxUploadBytes)}.`);
   }
-  const body = request.body ?? new Response(new Uint8Array()).body!;
-  const stored = await blobStore()
-    .put(body, { maxBytes: length })
-    .catch((error) => {
-      throw error instanceof ApiError && error.code === 'too_large' ? new ApiError('bad_request', `The body is longer than its Content-Length of ${length} bytes.`) : error;
+  // The room is held before a byte is read: past the plan's storage limit this is 403 and nothing is stored.
+  const reservation = await reserveStorage(space.workspaceId, length);
+  try {
+    const body = request.body ?? new Response(new Uint8Array()).body!;
+    const stored = await blobStore()
+      .put(body, {
+        maxBytes: length,
+        admit: async (stored) => {
+          if (stored.size !== length) throw new ApiError('bad_request', `The body has ${stored.size} bytes but Content-Length said ${length}.`);
+          await claimBlob(stored);
+        },
+      })
+      .catch((error) => {
+        throw error instanceof ApiError && error.code === 'too_large' ? new ApiError('bad_request', `The body is longer than its Content-Length of ${length} bytes.`) : error;
+      });
+    const now = new Date();
+    // The space row first, then the blob, then the workspace: the order a commit takes them in.
+    const row = await db.$transaction(async (tx) => {
+      await tx.space.update({ where: { id: space.id }, data: { uploadsUpdatedAt: now } });
+      await holdBlob(tx, reservation, stored);
+      return tx.upload.create({
+        data: { id: newId('upload'), spaceId: space.id, name, size: BigInt(stored.size), sha256: stored.sha256, contentType: uploadType(name, request.headers.get('content-type')), uploadedById: actor.user.id, createdAt: now },
+        select: uploadSelect,
+      });
     });
-  if (stored.size !== length) throw new ApiError('bad_request', `The body has ${stored.size} bytes but Content-Length said ${length}.`);
-  await recordBlob(space.workspaceId, stored);
-  const now = new Date();
-  const [row] = await db.$transaction([
-    db.upload.create({
-      data: { id: newId('upload'), spaceId: space.id, name, size: BigInt(stored.size), sha256: stored.sha256, contentType: uploadType(name, request.headers.get('content-type')), uploadedById: actor.user.id, createdAt: now },
-      select: uploadSelect,
-    }),
-    db.space.update({ where: { id: space.id }, data: { uploadsUpdatedAt: now } }),
-  ]);
-  return uploadOut(row);
+    return uploadOut(row);
+  } catch (error) {
+    await releaseReservation(reservation);
+    throw error;
+  }
 }
 
 async function findUpload(spaceId: string, uploadId: string) {

@@ -14,10 +14,19 @@ export interface BlobStore {
    * memory. With `sha256`, bytes that hash to anything else are refused
    * (bad_request) and nothing of them is kept; past `maxBytes` the write stops
    * (too_large). A blob becomes visible only once it is complete.
+   *
+   * `admit` runs once the bytes are complete and match, before they become
+   * visible under their name: it may refuse them by throwing (nothing is then
+   * kept), and it is where the caller notes the blob's use, so that the
+   * collector never deletes bytes that are about to be named.
    */
-  put(body: ReadableStream<Uint8Array>, options: { sha256?: string; maxBytes: number }): Promise<StoredBlob>;
+  put(body: ReadableStream<Uint8Array>, options: { sha256?: string; maxBytes: number; admit?: (stored: StoredBlob) => Promise<void> }): Promise<StoredBlob>;
   /** The blob's bytes, or null when the store lacks it. */
   get(sha256: string): Promise<ReadableStream<Uint8Array> | null>;
+  /** Deletes these blobs' bytes; one already gone is no error. Only the collector calls it. */
+  delete(sha256s: string[]): Promise<void>;
+  /** Removes temporary files (partial uploads) last written before `before`; returns how many. */
+  sweepTemporary(before: Date): Promise<number>;
 }
 
 let store: BlobStore | undefined;

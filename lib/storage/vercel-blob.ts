@@ -4,7 +4,7 @@
 // The API's address can be changed with VERCEL_BLOB_API_URL (read by
 // @vercel/blob itself), which the tests point at a local stand-in.
 import { randomUUID } from 'node:crypto';
-import { BlobNotFoundError, copy, del, head, put } from '@vercel/blob';
+import { BlobNotFoundError, copy, del, head, list, put } from '@vercel/blob';
 import type { BlobStore } from './index.ts';
 import { hashMismatch, meter } from './meter.ts';
 
@@ -28,7 +28,7 @@ export function vercelBlobStore(token: string): BlobStore {
   }
 
   return {
-    async put(body, { sha256, maxBytes }) {
+    async put(body, { sha256, maxBytes, admit }) {
       const measured = meter(maxBytes);
       const temporary = await put(`tmp/${randomUUID()}`, body.pipeThrough(measured.transform), {
         ...options,
@@ -40,6 +40,7 @@ export function vercelBlobStore(token: string): BlobStore {
       const stored = measured.result();
       try {
         if (sha256 && stored.sha256 !== sha256) throw hashMismatch(sha256, stored.sha256);
+        await admit?.(stored);
         const final = await copy(temporary.url, `blobs/${stored.sha256}`, { ...options, addRandomSuffix: false, allowOverwrite: true });
         urls.set(stored.sha256, final.url);
       } finally {
@@ -55,6 +56,25 @@ export function vercelBlobStore(token: string): BlobStore {
       if (response.status === 404) return null;
       if (!response.ok || !response.body) throw new Error(`Vercel Blob answered ${response.status} for blob ${sha256}.`);
       return response.body as ReadableStream<Uint8Array>;
+    },
+
+    async delete(sha256s) {
+      const found = (await Promise.all(sha256s.map(urlOf))).filter((url) => url !== null);
+      for (const sha256 of sha256s) urls.delete(sha256);
+      if (found.length) await del(found, { token });
+    },
+
+    async sweepTemporary(before) {
+      let removed = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await list({ prefix: 'tmp/', cursor, token });
+        const stale = page.blobs.filter((b) => new Date(b.uploadedAt).getTime() < before.getTime()).map((b) => b.url);
+        if (stale.length) await del(stale, { token });
+        removed += stale.length;
+        cursor = page.hasMore ? page.cursor : undefined;
+      } while (cursor);
+      return removed;
     },
   };
 }
