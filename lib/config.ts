@@ -63,6 +63,9 @@ const schema = z.object({
   VERCEL_BLOB_API_URL: url.optional(),
   STORAGE_GRACE_SECONDS: seconds('3600'),
   STORAGE_SWEEP_SECONDS: seconds('900'),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' })
+    .optional(),
 });
 
 type OAuthClient = { clientId: string; clientSecret: string };
@@ -94,6 +97,8 @@ export type Config = {
   storageGraceMs: number;
   /** How often the storage sweeper runs; 0 turns it off. */
   storageSweepMs: number;
+  /** Where rate-limit counters live when set (else in Postgres). */
+  redisUrl: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -106,7 +111,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
       // Secrets are not repeated into logs.
-      const shown = /SECRET|SMTP_URL/.test(name) ? '(hidden)' : JSON.stringify(env[name] ?? '');
+      const shown = /SECRET|SMTP_URL|REDIS_URL/.test(name) ? '(hidden)' : JSON.stringify(env[name] ?? '');
       return `  ${name}=${shown}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -145,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     blobToken: e.BLOB_READ_WRITE_TOKEN,
     storageGraceMs: e.STORAGE_GRACE_SECONDS * 1000,
     storageSweepMs: e.STORAGE_SWEEP_SECONDS * 1000,
+    redisUrl: e.REDIS_URL,
   };
 }
 

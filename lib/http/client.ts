@@ -6,6 +6,7 @@
 // With TRUST_PROXY=true a proxy in front of Atrium is trusted: the client is
 // the last address it appended to X-Forwarded-For, and the location comes from
 // the headers that Vercel and Cloudflare add.
+import { isIPv4, isIPv6 } from 'node:net';
 import { config } from '../config.ts';
 
 export const PEER_HEADER = 'x-atrium-peer';
@@ -33,6 +34,40 @@ export function clientAddress(request: Request): string | null {
     if (forwarded?.length) return forwarded[forwarded.length - 1];
   }
   return header(request, PEER_HEADER);
+}
+
+/** The eight 16-bit groups of an IPv6 address, or null when it is not one. */
+function ipv6Groups(address: string): number[] | null {
+  if (!isIPv6(address)) return null;
+  let text = address.split('%')[0].toLowerCase();
+  // A trailing dotted IPv4 part (::ffff:192.0.2.1) is two groups.
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, null];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return groups.map((group) => parseInt(group, 16));
+}
+
+/**
+ * The client as rate limits count it. An IPv4 address is itself; an IPv6
+ * address counts by its /64 network, since one subscriber usually holds a
+ * whole /64 and could otherwise take a fresh address for every try. An
+ * IPv4-mapped IPv6 address is its IPv4 address. Unknown clients share one key.
+ */
+export function addressKey(address: string | null): string {
+  if (!address) return 'unknown';
+  if (isIPv4(address)) return address;
+  const groups = ipv6Groups(address);
+  if (!groups) return address.slice(0, 64);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255].join('.');
+  }
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
 }
 
 /** City and country from trusted proxy headers; null when not behind a trusted proxy. */

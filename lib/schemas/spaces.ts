@@ -233,7 +233,7 @@ export const spacesApi = {
       referrer: text().max(2048).nullable().optional(),
     }),
     response: null,
-    errors: [400, 401, 404],
+    errors: [400, 401, 404, 429],
   }),
   visitors: endpoint({
     method: 'GET',

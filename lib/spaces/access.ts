@@ -83,15 +83,18 @@ export function notFound(id: string): ApiError {
 
 /**
  * Throws unless the caller has `need`: not_found when they may not know the
- * space exists, unauthorized when a password would open it, forbidden otherwise.
+ * space exists, unauthorized when the password would give them `need`,
+ * forbidden otherwise. Unlocking gives view (and comment with guest comments),
+ * never push or admin: asking those of a protected space is forbidden whether
+ * or not the caller has unlocked it, as "unlock first" would not help.
  */
 export function requirePermission(space: SpaceForAccess, permissions: SpacePermissions, need: keyof SpacePermissions): void {
   if (permissions[need]) return;
   if (!canSee(space, permissions)) throw notFound(space.id);
-  if (!permissions.view && space.passwordHash !== null) {
+  const unlocked = permissionsFor(space, { role: null, listedViewer: false, unlocked: true });
+  if (!permissions.view && space.passwordHash !== null && unlocked[need]) {
     throw new ApiError('unauthorized', 'This space is protected by a password: unlock it first (POST /v1/spaces/{id}/unlock).');
   }
-  if (!permissions.view) throw notFound(space.id);
   const needs = { view: 'view', comment: 'comment on', push: 'push to', admin: 'administer' }[need];
   throw new ApiError('forbidden', `You cannot ${needs} this space.`);
 }

@@ -4,15 +4,35 @@
 // space with a salt made fresh each day and deleted the next, so visitors can
 // be counted within a day but never traced back or followed across days.
 // Views older than 90 days are deleted when a new day's salt is made.
+//
+// The beacon (POST …/views) is anonymous, so what it may store is bounded:
+// 60 beacons a minute per space and client address (then 429 with
+// Retry-After), a page only when it is one of the version's pages (else the
+// beacon is answered 204 and not counted), and of the referrer only the host
+// of an http(s) URL. See docs/decisions.md ("Rate limits").
 import { createHash, randomBytes } from 'node:crypto';
 import type { Actor } from '../auth/tokens.ts';
 import { db } from '../db/client.ts';
-import { clientAddress, clientLocation } from '../http/client.ts';
+import { addressKey, clientAddress, clientLocation } from '../http/client.ts';
+import { rateLimit } from '../http/rate-limit.ts';
 import type { VisitorStats } from '../schemas/spaces.ts';
+import { findEntry } from './manifest.ts';
+import { normalizePath } from './paths.ts';
+import { versionRefs } from './publishing.ts';
 import { spaceWith, type Caller } from './spaces.ts';
 
 export const KEEP_DAYS = 90;
 const DAY = 24 * 60 * 60 * 1000;
+export const BEACONS_PER_MINUTE = 60;
+// The longest host name DNS allows, with room for a port.
+const MAX_REFERRER_HOST = 253 + 6;
+
+const beacons = rateLimit({
+  name: 'view-beacon',
+  points: BEACONS_PER_MINUTE,
+  duration: 60,
+  message: `At most ${BEACONS_PER_MINUTE} views a minute are recorded per space from one address; wait a minute.`,
+});
 
 const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
@@ -33,13 +53,49 @@ async function saltOf(day: string): Promise<string> {
   return salt;
 }
 
+/** The host of an http(s) referrer; nothing of any other kind of text. */
 function referrerHost(referrer: string | null | undefined): string | null {
   if (!referrer) return null;
   try {
-    return new URL(referrer).host || null;
+    const url = new URL(referrer);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    return url.host && url.host.length <= MAX_REFERRER_HOST ? url.host : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The page a beacon names, as served views store it ("/", "/docs/",
+ * "/about.html"), when the version has it; null otherwise. Takes what a
+ * browser's location gives: percent-encoded, maybe with a query or fragment.
+ */
+async function pageOf(spaceId: string, version: number, raw: string): Promise<string | null> {
+  const refs = await versionRefs(spaceId, version);
+  if (!refs) return null;
+  let inner: string;
+  try {
+    inner = decodeURIComponent(raw.replace(/[?#].*$/s, '')).replace(/^\/+/, '');
+  } catch {
+    return null;
+  }
+  const normal = (path: string) => {
+    try {
+      return normalizePath(path);
+    } catch {
+      return null;
+    }
+  };
+  if (inner === '' || inner.endsWith('/')) {
+    const folder = inner === '' ? '' : normal(inner.slice(0, -1));
+    if (folder === null) return null;
+    const prefix = folder === '' ? '' : `${folder}/`;
+    return (await findEntry(refs, `${prefix}index.html`)) ? `/${prefix}` : null;
+  }
+  const path = normal(inner);
+  if (path === null) return null;
+  if (await findEntry(refs, path)) return `/${path}`;
+  return (await findEntry(refs, `${path}/index.html`)) ? `/${path}/` : null;
 }
 
 /** Stores one view (callers decide whether it counts). */
@@ -78,7 +134,12 @@ export async function recordView(
 ): Promise<void> {
   const { space, permissions } = await spaceWith(caller, id, 'view');
   if (permissions.push) return;
-  await storeView(request, space.id, caller.actor, { path: view.path, version: view.version ?? null, referrer: view.referrer ?? null });
+  await beacons.consume(`${space.id}:${addressKey(clientAddress(request))}`);
+  const version = view.version ?? null;
+  if (version !== null && version > space.latestVersion) return;
+  const path = await pageOf(space.id, version ?? space.latestVersion, view.path);
+  if (path === null) return;
+  await storeView(request, space.id, caller.actor, { path, version, referrer: view.referrer ?? null });
 }
 
 const TOP = 20;
