@@ -10,6 +10,8 @@ export type RawOptions = {
   body?: string | Buffer;
   /** Streamed with Transfer-Encoding: chunked, no Content-Length. */
   chunks?: Buffer[];
+  /** Gives up (status 0) when no answer came within this time. */
+  timeoutMs?: number;
 };
 
 export function rawRequest(origin: string, method: string, path: string, options: RawOptions = {}): Promise<RawAnswer> {
@@ -17,7 +19,12 @@ export function rawRequest(origin: string, method: string, path: string, options
   return new Promise((resolve, reject) => {
     // A fresh connection per request: an answer that closes its connection
     // (a refused body) never affects the next request.
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: options.headers, agent: false }, (res) => {
+    const headers = { ...options.headers };
+    // Node sends a DELETE's body with neither Content-Length nor chunking
+    // unless told, and the server would read it as the next request.
+    const named = Object.keys(headers).map((h) => h.toLowerCase());
+    if (options.body !== undefined && !named.includes('content-length') && !named.includes('transfer-encoding')) headers['content-length'] = String(Buffer.byteLength(options.body));
+    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers, agent: false }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('error', reject);
@@ -34,6 +41,12 @@ export function rawRequest(origin: string, method: string, path: string, options
     });
     // The server may answer (413, 415) and close before the whole body went out.
     req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    if (options.timeoutMs) {
+      req.setTimeout(options.timeoutMs, () => {
+        resolve({ status: 0, headers: {}, text: `no answer within ${options.timeoutMs} ms`, json: undefined });
+        req.destroy();
+      });
+    }
     if (options.chunks) {
       for (const chunk of options.chunks) req.write(chunk);
       req.end();

@@ -87,10 +87,12 @@ export class World {
   userCode = '';
   private counter = 0;
 
-  constructor(
-    readonly origin: string,
-    readonly prefix: string,
-  ) {
+  readonly origin: string;
+  readonly prefix: string;
+
+  constructor(origin: string, prefix: string) {
+    this.origin = origin;
+    this.prefix = prefix;
     this.slug = `${prefix}-team`;
   }
 
@@ -170,7 +172,7 @@ export class World {
     const created = await this.must(200, 'POST', '/v1/workspaces', { as: owner, body: { slug: this.slug, name: 'Fixture team' } });
     this.workspaceId = created.id;
     // Seats are not what these tests are about.
-    await db.workspace.update({ where: { slug: this.slug }, data: { plan: 'team' } });
+    await db.workspace.update({ where: { slug: this.slug }, data: { plan: 'enterprise' } });
     for (const role of ['admin', 'member', 'viewer', 'invited'] as const) {
       const person = this.people[role];
       await this.must(204, 'POST', `/v1/workspaces/${this.slug}/members`, { as: owner, body: { handle: person.handle, role: role === 'invited' ? 'member' : role } });
@@ -212,7 +214,12 @@ type Build = (w: World, role: Role, space: SpaceKind) => Promise<Example> | Exam
  * `fresh`: the call changes or consumes its caller or target, so every call
  * builds its own (a new person, token, invitation, link or upload).
  */
-export type ExampleEntry = { build: Build; fresh?: boolean };
+export type ExampleEntry = {
+  build: Build;
+  fresh?: boolean;
+  /** The space whose kind makes the request go deepest (the fuzz test uses it). */
+  space?: SpaceKind;
+};
 
 const me = (build: Build): ExampleEntry => ({ build });
 const inSpace = (extra: (w: World, space: SpaceKind) => Omit<Example, 'params'> & { params?: Record<string, string | string[]> } = () => ({})): ExampleEntry => ({
@@ -270,7 +277,7 @@ export const examples: Record<string, ExampleEntry> = {
   'spacesApi.get': inSpace(),
   'spacesApi.patch': inSpace((_w, space) => ({ body: { name: `${space} space` } })),
   'spacesApi.head': inSpace(),
-  'spacesApi.unlock': inSpace(() => ({ body: { password: SPACE_PASSWORD } })),
+  'spacesApi.unlock': { ...inSpace(() => ({ body: { password: SPACE_PASSWORD } })), space: 'password' },
   'spacesApi.views': inSpace(() => ({ body: { path: '/index.html', version: 1, referrer: null } })),
   'spacesApi.visitors': inSpace(() => ({ query: { days: '7' } })),
   'spacesApi.plan': inSpace(() => ({ body: { files: manifest() } })),
