@@ -166,7 +166,7 @@ function queryString(query: Record<string, string>, raw: Record<string, string> 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 /** Every malformed request made from one endpoint's valid example. */
-function casesFor(id: string, endpoint: Endpoint, example: Example, fresh: (() => Promise<Example>) | undefined): Case[] {
+function casesFor(id: string, endpoint: Endpoint, example: Example, fresh: (() => Promise<Example>) | undefined, cookieHolder: Person): Case[] {
   const cases: Case[] = [];
   const params = example.params ?? {};
   const query = example.query ?? {};
@@ -232,6 +232,12 @@ function casesFor(id: string, endpoint: Endpoint, example: Example, fresh: (() =
 
   // Credentials that are malformed, unknown or cross-site.
   for (const [label, headers] of BAD_AUTH) add({ label, path: path + search, auth: headers, headers: bodyHeaders, body: validBody });
+  // A real session cookie on a request another site made: a write is refused
+  // before anything happens (routes that read no credentials aside).
+  const crossSite = endpoint.method !== 'GET' && endpoint.auth !== 'anonymous' ? 403 : undefined;
+  for (const [label, extra] of [['Origin: null', { origin: 'null' }], ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }]] as const) {
+    add({ label: `session cookie with ${label}`, path: path + search, auth: { cookie: `atrium_session=${cookieHolder.web}`, ...extra }, headers: bodyHeaders, body: validBody, status: crossSite });
+  }
 
   // Methods the route lacks.
   const sameRoute = endpoints.filter((e) => e.path === endpoint.path).map((e) => e.method);
@@ -245,6 +251,9 @@ function casesFor(id: string, endpoint: Endpoint, example: Example, fresh: (() =
 }
 
 type Offence = { c: Case; answer: RawAnswer; why: string };
+
+/** Answers by status, to see in the log how deep the cases went (not only 401s and 404s). */
+const statuses = new Map<number, number>();
 
 function excerpt(value: string | Buffer | undefined, length: number): string {
   if (value === undefined) return '';
@@ -279,6 +288,7 @@ async function run(c: Case, caller: Person | null, web: boolean): Promise<Offenc
     // An answer the client cannot even parse is an offence like any other.
     answer = { status: 0, headers: {}, text: `no valid HTTP answer: ${(error as Error).message}`, json: undefined };
   }
+  statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
   const why = judge(c, answer);
   return why ? { c, answer, why } : null;
 }
@@ -315,17 +325,18 @@ async function suite(role: Role, space: SpaceKind) {
     // A call that consumes its caller (deleting the account, revoking the token) gets a new one each time.
     const consumes = entry.fresh && 'as' in example && !endpoint.params && !endpoint.query && !endpoint.body;
     const fresh = consumes ? async () => entry.build(world, role, where) : undefined;
-    for (const c of casesFor(id, endpoint, example, fresh)) all.push({ c, caller, web: example.web === true });
+    for (const c of casesFor(id, endpoint, example, fresh, world.people.outsider)) all.push({ c, caller, web: example.web === true });
   }
   return { all, missing };
 }
 
 async function fuzz(role: Role, space: SpaceKind) {
   const started = performance.now();
+  statuses.clear();
   const { all, missing } = await suite(role, space);
   expect(missing.map((id) => `${id}: no example request in test/http/world.ts`)).toEqual([]);
   const offences = (await inBatches(all, 16, ({ c, caller, web }) => run(c, caller, web))).filter((o): o is Offence => o !== null);
-  console.log(`fuzz as ${role}: ${all.length} requests in ${Math.round(performance.now() - started)} ms, ${offences.length} offenders`);
+  console.log(`fuzz as ${role}: ${all.length} requests in ${Math.round(performance.now() - started)} ms, ${offences.length} offenders; by status ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`);
   expect(report(offences)).toEqual([]);
 }
 
