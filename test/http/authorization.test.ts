@@ -12,7 +12,7 @@ import type { Endpoint } from '@/lib/schemas/endpoint.ts';
 import { endpoints } from '@/lib/schemas/index.ts';
 import { useFrontServer } from '../server.ts';
 import { inBatches } from './raw.ts';
-import { callerOf, endpointIds, examples, fillPath, ROLES, World, type Role, type SpaceKind } from './world.ts';
+import { callerOf, endpointIds, examples, fillPath, ROLES, World, type Example, type Role, type SpaceKind } from './world.ts';
 
 const server = useFrontServer();
 
@@ -52,8 +52,9 @@ const VIEW_LOCKED = row('ok', 'ok', 'ok', 'ok', 401, 401, 401);
 type Rule = Row | Partial<Record<SpaceKind, Row>>;
 
 const view: Rule = { members: VIEW_HIDDEN, public: VIEW_PUBLIC, password: VIEW_LOCKED };
-const push: Rule = { members: PUSH_HIDDEN, public: PUSH_PUBLIC };
-const admin: Rule = { members: ADMIN_HIDDEN, public: ADMIN_PUBLIC };
+// Unlocking a password only ever gives view (docs/decisions.md): push and admin stay 403.
+const push: Rule = { members: PUSH_HIDDEN, public: PUSH_PUBLIC, password: PUSH_PUBLIC };
+const admin: Rule = { members: ADMIN_HIDDEN, public: ADMIN_PUBLIC, password: ADMIN_PUBLIC };
 
 /** The expected answer of every endpoint, by role (and by the space's kind for space routes). */
 const rules: Record<string, Rule> = {
@@ -115,6 +116,55 @@ const rules: Record<string, Rule> = {
   'spacesApi.deleteUpload': push,
 };
 
+/**
+ * Rules that one example per endpoint cannot show: the same endpoint called
+ * another way. Each builds its own fixtures, so none changes the next.
+ */
+const variants: { name: string; id: string; rule: Row; build: (w: World, role: Role) => Promise<Example> }[] = [
+  {
+    // Any member may leave (an owner too, while another owner remains); an
+    // invitee is no member yet and declines instead.
+    name: 'removing oneself (leaving)',
+    id: 'workspacesApi.removeMember',
+    rule: row('ok', 'ok', 'ok', 'ok', 404, 404, 401),
+    build: async (w, role) => {
+      const me = await w.fresh(role);
+      return { as: me, params: { slug: w.slug, handle: me?.handle ?? w.people.member.handle } };
+    },
+  },
+  {
+    name: 'with an API token instead of a web session',
+    id: 'authApi.cliRequest',
+    rule: row(403, 403, 403, 403, 403, 403, 401),
+    build: async (w) => ({ params: { userCode: w.userCode } }),
+  },
+  {
+    name: 'with an API token instead of a web session',
+    id: 'authApi.cliDecide',
+    rule: row(403, 403, 403, 403, 403, 403, 401),
+    build: async (w) => ({ body: { userCode: (await w.cliStart()).userCode, approve: true } }),
+  },
+  {
+    // Only owners make owners, so an admin's attempt is refused like a member's.
+    name: 'inviting an owner',
+    id: 'workspacesApi.invite',
+    rule: row('ok', 403, 403, 403, 404, 404, 401),
+    build: async (w) => ({ params: { slug: w.slug }, body: { handle: (await w.signIn()).handle, role: 'owner' } }),
+  },
+  {
+    name: 'making an owner link',
+    id: 'workspacesApi.createInvite',
+    rule: row('ok', 403, 403, 403, 404, 404, 401),
+    build: async (w) => ({ params: { slug: w.slug }, body: { role: 'owner' } }),
+  },
+  {
+    name: 'removing an owner',
+    id: 'workspacesApi.removeMember',
+    rule: row('ok', 403, 403, 403, 404, 404, 401),
+    build: async (w) => ({ params: { slug: w.slug, handle: (await w.fresh('owner'))!.handle } }),
+  },
+];
+
 const matches = (outcome: Outcome, status: number) => (outcome === 'ok' ? status >= 200 && status < 300 : status === outcome);
 
 let world: World;
@@ -166,6 +216,20 @@ describe('the authorization matrix', () => {
       return null;
     });
     console.log(`authorization matrix: ${calls.length} calls`);
+    expect(problems.filter(Boolean)).toEqual([]);
+  });
+
+  it('answers the variants of endpoints as the spec says: leaving, web-session routes with an API token, owners made only by owners', async () => {
+    const byId = new Map([...ids].map(([endpoint, id]) => [id, endpoint]));
+    const calls = variants.flatMap((variant) => ROLES.map((role) => ({ variant, role })));
+    const problems = await inBatches(calls, 8, async ({ variant, role }) => {
+      const endpoint = byId.get(variant.id)!;
+      const example = await variant.build(world, role);
+      const target = fillPath(endpoint.path, example.params ?? {});
+      const answer = await world.call(endpoint.method, target, { as: callerOf(world, role, example), web: example.web, query: example.query, body: example.body });
+      const expected = variant.rule[role];
+      return matches(expected, answer.status) ? null : `${variant.id}, ${variant.name}, as ${role}: ${endpoint.method} ${target}: expected ${expected}, got ${answer.status} ${answer.text.slice(0, 200)}`;
+    });
     expect(problems.filter(Boolean)).toEqual([]);
   });
 });
