@@ -44,13 +44,19 @@ function prepareEntries(files: FileEntryInput[]): Entry[] {
 }
 
 /** The hashes among `hashes` that the workspace has not uploaded. */
-async function missingBlobs(workspaceId: string, hashes: string[]): Promise<string[]> {
+/** The stored size of each of `hashes` the workspace holds. */
+async function heldBlobSizes(workspaceId: string, hashes: string[]): Promise<Map<string, number>> {
   const unique = [...new Set(hashes)];
-  if (!unique.length) return [];
-  const rows = await db.$queryRaw<{ sha256: string }[]>`
-    SELECT "sha256" FROM "WorkspaceBlob" WHERE "workspaceId" = ${workspaceId} AND "sha256" = ANY(${unique}::text[])`;
-  const have = new Set(rows.map((r) => r.sha256));
-  return unique.filter((h) => !have.has(h));
+  if (!unique.length) return new Map();
+  const rows = await db.$queryRaw<{ sha256: string; size: bigint }[]>`
+    SELECT wb."sha256", b."size" FROM "WorkspaceBlob" wb JOIN "Blob" b ON b."sha256" = wb."sha256"
+    WHERE wb."workspaceId" = ${workspaceId} AND wb."sha256" = ANY(${unique}::text[])`;
+  return new Map(rows.map((r) => [r.sha256, Number(r.size)]));
+}
+
+async function missingBlobs(workspaceId: string, hashes: string[]): Promise<string[]> {
+  const have = await heldBlobSizes(workspaceId, hashes);
+  return [...new Set(hashes)].filter((h) => !have.has(h));
 }
 
 // A version's chunk index never changes once written.
@@ -149,7 +155,14 @@ export async function commitVersion(
   const { space } = await spaceWith(caller, id, 'push');
   const input = await readInput();
   const entries = prepareEntries(input.files);
-  const missing = await missingBlobs(space.workspaceId, entries.map((e) => e.sha256));
+  const sizes = await heldBlobSizes(space.workspaceId, entries.map((e) => e.sha256));
+  const missing = [...new Set(entries.map((e) => e.sha256))].filter((h) => !sizes.has(h));
+  // Files are served with their listed size as Content-Length: a size that is
+  // not the blob's would cut the answer short or run it into the next one.
+  const wrong = entries.find((e) => sizes.has(e.sha256) && sizes.get(e.sha256) !== e.size);
+  if (wrong) {
+    throw new ApiError('bad_request', `${wrong.path} is listed with ${wrong.size} bytes, but its blob (sha256 ${wrong.sha256}) has ${sizes.get(wrong.sha256)}.`);
+  }
   if (missing.length) {
     const example = entries.find((e) => e.sha256 === missing[0])!;
     throw new ApiError(

@@ -125,8 +125,11 @@ export async function uploadLink(caller: Caller, id: string, uploadId: string) {
 export async function deleteUpload(caller: SignedInCaller, id: string, uploadId: string): Promise<void> {
   const { space } = await spaceWith(caller, id, 'push');
   const row = await findUpload(space.id, uploadId);
-  await db.$transaction([
-    db.upload.delete({ where: { id: row.id } }),
+  // Two deletes of one upload at once both pass the lookup; the one that
+  // finds the row gone answers as if the lookup had failed.
+  const [deleted] = await db.$transaction([
+    db.upload.deleteMany({ where: { id: row.id, spaceId: space.id } }),
     db.space.update({ where: { id: space.id }, data: { uploadsUpdatedAt: new Date() } }),
   ]);
+  if (deleted.count === 0) throw new ApiError('not_found', `No upload ${uploadId} in this space.`);
 }

@@ -1,0 +1,80 @@
+// Raw HTTP to the front server, as a hostile or careless client speaks it: the
+// path goes out byte for byte (no normalisation of dot segments or escapes),
+// headers as given, the body whole or in chunks.
+import { request as httpRequest } from 'node:http';
+
+export type RawAnswer = { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any };
+
+export type RawOptions = {
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Streamed with Transfer-Encoding: chunked, no Content-Length. */
+  chunks?: Buffer[];
+  /** Gives up (status 0) when no answer came within this time. */
+  timeoutMs?: number;
+};
+
+export function rawRequest(origin: string, method: string, path: string, options: RawOptions = {}): Promise<RawAnswer> {
+  const url = new URL(origin);
+  return new Promise((resolve, reject) => {
+    // A fresh connection per request: an answer that closes its connection
+    // (a refused body) never affects the next request.
+    const headers = { ...options.headers };
+    // Node sends a DELETE's body with neither Content-Length nor chunking
+    // unless told, and the server would read it as the next request.
+    const named = Object.keys(headers).map((h) => h.toLowerCase());
+    if (options.body !== undefined && !named.includes('content-length') && !named.includes('transfer-encoding')) headers['content-length'] = String(Buffer.byteLength(options.body));
+    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers, agent: false }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(parts).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+    });
+    // The server may answer (413, 415) and close before the whole body went out.
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    if (options.timeoutMs) {
+      req.setTimeout(options.timeoutMs, () => {
+        resolve({ status: 0, headers: {}, text: `no answer within ${options.timeoutMs} ms`, json: undefined });
+        req.destroy();
+      });
+    }
+    if (options.chunks) {
+      for (const chunk of options.chunks) req.write(chunk);
+      req.end();
+    } else req.end(options.body);
+  });
+}
+
+/** Runs `tasks` at most `width` at a time, in order of the list. */
+export async function inBatches<T, R>(items: T[], width: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      for (let i = next++; i < items.length; i = next++) results[i] = await task(items[i]);
+    }),
+  );
+  return results;
+}
+
+/** Whether an answer is the error envelope `{error:{code,message}}` with string code and message, as JSON. */
+export function isEnvelope(answer: RawAnswer): boolean {
+  const type = String(answer.headers['content-type'] ?? '');
+  const error = answer.json?.error;
+  return (
+    /^application\/json/.test(type) &&
+    typeof error?.code === 'string' &&
+    error.code.length > 0 &&
+    typeof error.message === 'string' &&
+    Object.keys(answer.json).length === 1
+  );
+}

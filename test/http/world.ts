@@ -1,0 +1,306 @@
+// A real workspace with people in every role, spaces of every visibility with
+// a published version and an upload, an invite link and a pending command-line
+// sign-in, all built through the front server as clients build them; and one
+// valid request per endpoint of the route table (`examples`), keyed by the
+// endpoint's id (`spacesApi.plan`). The fuzz test mutates these requests; the
+// authorization matrix sends them as each role.
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { config } from '@/lib/config.ts';
+import { db } from '@/lib/db/client.ts';
+import type { Endpoint } from '@/lib/schemas/endpoint.ts';
+import { endpoints } from '@/lib/schemas/index.ts';
+import { rawRequest, type RawAnswer } from './raw.ts';
+
+// --- endpoint ids -------------------------------------------------------------
+
+/**
+ * Every endpoint of the table under the name its area file gives it:
+ * `<export>.<key>` for each `…Api` object exported from lib/schemas/*.ts, so a
+ * route added to an area, or a new area, gets an id without touching this file.
+ */
+export async function endpointIds(): Promise<Map<Endpoint, string>> {
+  const folder = path.resolve(import.meta.dirname, '../../lib/schemas');
+  const ids = new Map<Endpoint, string>();
+  for (const file of readdirSync(folder).filter((f) => f.endsWith('.ts'))) {
+    const module = (await import(path.join(folder, file))) as Record<string, unknown>;
+    for (const [name, group] of Object.entries(module)) {
+      if (!name.endsWith('Api') || !group || typeof group !== 'object') continue;
+      for (const [key, value] of Object.entries(group)) if (endpoints.includes(value as Endpoint)) ids.set(value as Endpoint, `${name}.${key}`);
+    }
+  }
+  const unnamed = endpoints.filter((e) => !ids.has(e)).map((e) => `${e.method} ${e.path}`);
+  if (unnamed.length) throw new Error(`Endpoints without an id (export them from a lib/schemas/*.ts object named …Api): ${unnamed.join(', ')}`);
+  return ids;
+}
+
+/** `/v1/spaces/{id}/files/{path...}` with its params filled in, each segment percent-encoded. */
+export function fillPath(template: string, params: Record<string, string | string[]>): string {
+  return template.replace(/\{(\w+)(\.\.\.)?\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${template}: no value for {${name}}`);
+    return (Array.isArray(value) ? value : [value]).map(encodeURIComponent).join('/');
+  });
+}
+
+// --- people and fixtures ------------------------------------------------------
+
+export const WORKSPACE_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+/** outsider: signed in, not a member; invited: a pending invitation, which counts for nothing. */
+export const ROLES = [...WORKSPACE_ROLES, 'outsider', 'invited', 'anonymous'] as const;
+export type Role = (typeof ROLES)[number];
+export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
+
+/** Both kinds of secret: an API token (the CLI's) and a web session. */
+export type Person = { id: string; handle: string; token: string; web: string };
+
+export type SpaceKind = 'members' | 'public' | 'password';
+export const SPACE_PASSWORD = 'open sesame';
+
+export const FILES = { 'index.html': '<h1>Hello</h1>\n', 'docs/guide.md': '# Guide\n' } as const;
+export const sha = (content: string | Buffer) => createHash('sha256').update(content).digest('hex');
+export const manifest = () => Object.entries(FILES).map(([p, content]) => ({ path: p, sha256: sha(content), size: Buffer.byteLength(content) }));
+
+export type CallOptions = {
+  /** The caller; null or absent: anonymous. */
+  as?: Person | null;
+  /** Authenticate with the web session (routes for web sessions only). */
+  web?: boolean;
+  query?: Record<string, string>;
+  body?: unknown;
+  raw?: Buffer;
+  headers?: Record<string, string>;
+};
+
+let addresses = 0;
+
+export class World {
+  readonly slug: string;
+  people = {} as Record<Exclude<Role, 'anonymous'>, Person>;
+  /** Someone else entirely, to block and unblock. */
+  bystander!: Person;
+  spaces = {} as Record<SpaceKind, string>;
+  uploads = {} as Record<SpaceKind, string>;
+  workspaceId = '';
+  inviteToken = '';
+  userCode = '';
+  private counter = 0;
+
+  readonly origin: string;
+  readonly prefix: string;
+
+  constructor(origin: string, prefix: string) {
+    this.origin = origin;
+    this.prefix = prefix;
+    this.slug = `${prefix}-team`;
+  }
+
+  /** A new handle, unique in this database. */
+  handle(): string {
+    return `${this.prefix}-${++this.counter}`;
+  }
+
+  async call(method: string, path: string, options: CallOptions = {}): Promise<RawAnswer> {
+    const headers: Record<string, string> = { ...options.headers };
+    // Each request from its own address, so per-address limits (pending
+    // command-line sign-ins) never make a valid request fail.
+    headers['x-forwarded-for'] ??= `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses++ & 255}`;
+    if (options.as) headers.authorization = `Bearer ${options.web ? options.as.web : options.as.token}`;
+    const search = options.query ? `?${new URLSearchParams(options.query)}` : '';
+    let body: Buffer | undefined = options.raw;
+    if (options.body !== undefined) {
+      body = Buffer.from(JSON.stringify(options.body));
+      headers['content-type'] = 'application/json';
+    }
+    if (body) headers['content-length'] = String(body.byteLength);
+    return rawRequest(this.origin, method, path + search, { headers, body });
+  }
+
+  /** call(), failing unless the answer is `status`. */
+  async must(status: number, method: string, path: string, options: CallOptions = {}): Promise<any> {
+    const answer = await this.call(method, path, options);
+    if (answer.status !== status) throw new Error(`${method} ${path}: expected ${status}, got ${answer.status} ${answer.text.slice(0, 300)}`);
+    return answer.json;
+  }
+
+  async signIn(handle = this.handle()): Promise<Person> {
+    const cli = await this.must(200, 'POST', '/v1/auth/dev-login', { body: { handle, label: 'cli' } });
+    const web = await this.must(200, 'POST', '/v1/auth/dev-login', { body: { handle, label: 'web' } });
+    return { id: cli.user.id, handle, token: cli.token, web: web.token };
+  }
+
+  /** A new person standing in `role` towards this world's workspace (null for anonymous), so a call may change or delete them. */
+  async fresh(role: Role): Promise<Person | null> {
+    if (role === 'anonymous') return null;
+    const person = await this.signIn();
+    if (role === 'outsider') return person;
+    const slug = this.slug;
+    await this.must(204, 'POST', `/v1/workspaces/${slug}/members`, { as: this.people.owner, body: { handle: person.handle, role: role === 'invited' ? 'member' : role } });
+    if (role !== 'invited') await this.must(204, 'POST', `/v1/workspaces/${slug}/accept`, { as: person });
+    return person;
+  }
+
+  /** A new API token of `person`, and its id. */
+  async newToken(person: Person): Promise<{ token: string; id: string }> {
+    const { token } = await this.must(200, 'POST', '/v1/auth/dev-login', { body: { handle: person.handle, label: 'cli' } });
+    const { tokens } = await this.must(200, 'GET', '/v1/tokens', { as: { ...person, token } });
+    return { token, id: tokens.find((t: { current: boolean }) => t.current).id };
+  }
+
+  async inviteLink(): Promise<{ token: string; id: string }> {
+    const { url, invite } = await this.must(200, 'POST', `/v1/workspaces/${this.slug}/invites`, { as: this.people.owner, body: { role: 'member' } });
+    return { token: url.split('/').pop(), id: invite.id };
+  }
+
+  async upload(space: SpaceKind, name = 'notes.txt'): Promise<string> {
+    const json = await this.must(200, 'POST', `/v1/spaces/${this.spaces[space]}/uploads`, { as: this.people.owner, query: { name }, raw: Buffer.from(`notes ${Math.random()}\n`) });
+    return json.id;
+  }
+
+  async cliStart(): Promise<{ userCode: string; deviceCode: string }> {
+    return this.must(200, 'POST', '/v1/auth/cli/start', { body: { label: 'laptop' } });
+  }
+
+  async build(): Promise<this> {
+    // The per-address limit of pending command-line sign-ins reads
+    // X-Forwarded-For only behind a trusted proxy.
+    config.trustProxy = true;
+    for (const role of ['owner', 'admin', 'member', 'viewer', 'outsider', 'invited'] as const) this.people[role] = await this.signIn(`${this.prefix}-${role}`);
+    this.bystander = await this.signIn(`${this.prefix}-bystander`);
+    const owner = this.people.owner;
+    const created = await this.must(200, 'POST', '/v1/workspaces', { as: owner, body: { slug: this.slug, name: 'Fixture team' } });
+    this.workspaceId = created.id;
+    // Seats are not what these tests are about.
+    await db.workspace.update({ where: { slug: this.slug }, data: { plan: 'enterprise' } });
+    for (const role of ['admin', 'member', 'viewer', 'invited'] as const) {
+      const person = this.people[role];
+      await this.must(204, 'POST', `/v1/workspaces/${this.slug}/members`, { as: owner, body: { handle: person.handle, role: role === 'invited' ? 'member' : role } });
+      if (role !== 'invited') await this.must(204, 'POST', `/v1/workspaces/${this.slug}/accept`, { as: person });
+    }
+    for (const kind of ['members', 'public', 'password'] as const) {
+      const space = await this.must(200, 'POST', '/v1/spaces', { as: owner, body: { workspace: this.slug, name: `${kind} space`, visibility: kind === 'members' ? 'members' : 'public' } });
+      const id = (this.spaces[kind] = space.id);
+      const plan = await this.must(200, 'POST', `/v1/spaces/${id}/push/plan`, { as: owner, body: { files: manifest() } });
+      for (const content of Object.values(FILES)) {
+        if (plan.missing.includes(sha(content))) await this.must(204, 'PUT', `/v1/spaces/${id}/blobs/${sha(content)}`, { as: owner, raw: Buffer.from(content) });
+      }
+      await this.must(200, 'POST', `/v1/spaces/${id}/versions`, { as: owner, body: { files: manifest(), message: 'First' } });
+      this.uploads[kind] = await this.upload(kind);
+    }
+    await this.must(200, 'PATCH', `/v1/spaces/${this.spaces.password}`, { as: owner, body: { password: SPACE_PASSWORD } });
+    this.inviteToken = (await this.inviteLink()).token;
+    this.userCode = (await this.cliStart()).userCode;
+    return this;
+  }
+}
+
+// --- one valid request per endpoint ---------------------------------------------
+
+/** A request to an endpoint: its params, query and body; `as` replaces the caller (a fresh person). */
+export type Example = {
+  params?: Record<string, string | string[]>;
+  query?: Record<string, string>;
+  body?: unknown;
+  raw?: Buffer;
+  /** Send the caller's web session instead of the API token. */
+  web?: boolean;
+  as?: Person | null;
+};
+
+type Build = (w: World, role: Role, space: SpaceKind) => Promise<Example> | Example;
+
+/**
+ * `fresh`: the call changes or consumes its caller or target, so every call
+ * builds its own (a new person, token, invitation, link or upload).
+ */
+export type ExampleEntry = {
+  build: Build;
+  fresh?: boolean;
+  /** The space whose kind makes the request go deepest (the fuzz test uses it). */
+  space?: SpaceKind;
+};
+
+const me = (build: Build): ExampleEntry => ({ build });
+const inSpace = (extra: (w: World, space: SpaceKind) => Omit<Example, 'params'> & { params?: Record<string, string | string[]> } = () => ({})): ExampleEntry => ({
+  build: (w, _role, space) => {
+    const more = extra(w, space);
+    return { ...more, params: { id: w.spaces[space], ...more.params } };
+  },
+});
+const file = { path: ['docs', 'guide.md'] };
+
+export const examples: Record<string, ExampleEntry> = {
+  // accounts
+  'accountsApi.devLogin': me((w) => ({ body: { handle: w.handle(), label: 'cli' } })),
+  'accountsApi.me': me(() => ({})),
+  'accountsApi.deleteMe': { fresh: true, build: async (w, role) => ({ as: await w.fresh(role) }) },
+  'accountsApi.block': me((w) => ({ body: { userId: w.bystander.id } })),
+  'accountsApi.unblock': me((w) => ({ params: { userId: w.bystander.id } })),
+  'accountsApi.preferences': me(() => ({ body: { developerMode: true } })),
+  'accountsApi.handle': { fresh: true, build: async (w, role) => ({ as: await w.fresh(role), body: { handle: w.handle() } }) },
+  // sign-in and tokens
+  'authApi.cliStart': me(() => ({ body: { label: 'laptop' } })),
+  'authApi.cliRequest': me((w) => ({ params: { userCode: w.userCode }, web: true })),
+  'authApi.cliDecide': { fresh: true, build: async (w) => ({ body: { userCode: (await w.cliStart()).userCode, approve: true }, web: true }) },
+  'authApi.cliPoll': { fresh: true, build: async (w) => ({ body: { deviceCode: (await w.cliStart()).deviceCode } }) },
+  'authApi.tokens': me(() => ({})),
+  'authApi.revokeCurrentToken': {
+    fresh: true,
+    build: async (w, role) => {
+      const person = await w.fresh(role);
+      return { as: person && { ...person, token: (await w.newToken(person)).token } };
+    },
+  },
+  // A token of the workspace's owner: only the owner may revoke it.
+  'authApi.revokeToken': { fresh: true, build: async (w) => ({ params: { id: (await w.newToken(w.people.owner)).id } }) },
+  // workspaces
+  'workspacesApi.list': me(() => ({})),
+  'workspacesApi.create': me((w) => ({ body: { slug: w.handle(), name: 'Another team' } })),
+  'workspacesApi.get': me((w) => ({ params: { slug: w.slug } })),
+  'workspacesApi.update': me((w) => ({ params: { slug: w.slug }, body: { name: 'Fixture team' } })),
+  'workspacesApi.invite': { fresh: true, build: async (w) => ({ params: { slug: w.slug }, body: { handle: (await w.signIn()).handle, role: 'member' } }) },
+  'workspacesApi.changeRole': { fresh: true, build: async (w) => ({ params: { slug: w.slug, handle: (await w.fresh('member'))!.handle }, body: { role: 'viewer' } }) },
+  'workspacesApi.removeMember': { fresh: true, build: async (w) => ({ params: { slug: w.slug, handle: (await w.fresh('member'))!.handle } }) },
+  'workspacesApi.listInvites': me((w) => ({ params: { slug: w.slug } })),
+  'workspacesApi.createInvite': me((w) => ({ params: { slug: w.slug }, body: { role: 'member', maxUses: 5, expiresInDays: 3 } })),
+  'workspacesApi.revokeInvite': { fresh: true, build: async (w) => ({ params: { slug: w.slug, id: (await w.inviteLink()).id } }) },
+  'workspacesApi.previewInvite': me((w) => ({ body: { token: w.inviteToken } })),
+  // Joining changes the caller: a fresh person in the role.
+  'workspacesApi.acceptInvite': { fresh: true, build: async (w, role) => ({ as: await w.fresh(role), body: { token: (await w.inviteLink()).token } }) },
+  'workspacesApi.accept': { fresh: true, build: async (w, role) => ({ as: await w.fresh(role), params: { slug: w.slug } }) },
+  'workspacesApi.decline': { fresh: true, build: async (w, role) => ({ as: await w.fresh(role), params: { slug: w.slug } }) },
+  'workspacesApi.audit': me((w) => ({ params: { slug: w.slug }, query: { limit: '10' } })),
+  // spaces
+  'spacesApi.list': me((w) => ({ query: { workspace: w.slug } })),
+  'spacesApi.create': me((w) => ({ body: { workspace: w.slug, name: 'Another space', visibility: 'members' } })),
+  'spacesApi.get': inSpace(),
+  'spacesApi.patch': inSpace((_w, space) => ({ body: { name: `${space} space` } })),
+  'spacesApi.head': inSpace(),
+  'spacesApi.unlock': { ...inSpace(() => ({ body: { password: SPACE_PASSWORD } })), space: 'password' },
+  'spacesApi.views': inSpace(() => ({ body: { path: '/index.html', version: 1, referrer: null } })),
+  'spacesApi.visitors': inSpace(() => ({ query: { days: '7' } })),
+  'spacesApi.plan': inSpace(() => ({ body: { files: manifest() } })),
+  'spacesApi.putBlob': inSpace(() => ({ params: { sha256: sha(FILES['index.html']) }, raw: Buffer.from(FILES['index.html']) })),
+  'spacesApi.commit': inSpace(() => ({ body: { files: manifest(), message: 'Again' } })),
+  'spacesApi.versions': inSpace(),
+  'spacesApi.version': inSpace(() => ({ params: { n: '1' } })),
+  'spacesApi.file': inSpace(() => ({ params: file, query: { v: '1' } })),
+  'spacesApi.history': inSpace(() => ({ params: file })),
+  'spacesApi.download': inSpace(() => ({ params: file, query: { v: '1' } })),
+  'spacesApi.downloadLink': inSpace(() => ({ params: file })),
+  'spacesApi.uploads': inSpace(),
+  'spacesApi.upload': inSpace(() => ({ query: { name: 'report.txt' }, raw: Buffer.from('a report\n') })),
+  'spacesApi.uploadRaw': inSpace((w, space) => ({ params: { uploadId: w.uploads[space] } })),
+  'spacesApi.uploadLink': inSpace((w, space) => ({ params: { uploadId: w.uploads[space] } })),
+  'spacesApi.deleteUpload': { fresh: true, build: async (w, _role, space) => ({ params: { id: w.spaces[space], uploadId: await w.upload(space) } }) },
+};
+
+/** Whether an endpoint acts on a space (its path has the space's id). */
+export const isSpaceRoute = (e: Endpoint) => e.path.startsWith('/v1/spaces/{id}');
+
+/** The caller of an example for `role`: the example's own, else the role's person. */
+export function callerOf(w: World, role: Role, example: Example): Person | null {
+  if ('as' in example) return example.as ?? null;
+  return role === 'anonymous' ? null : w.people[role];
+}
