@@ -14,7 +14,9 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiClient } from '../cli/client.ts';
+import { createClient, type AtriumClient } from '../lib/client/index.ts';
+import { spacesApi } from '../lib/schemas/spaces.ts';
+import { fileBody } from '../cli/context.ts';
 import { eachLimit } from '../cli/pool.ts';
 import { walk, type LocalFile } from '../cli/push/walk.ts';
 import type { BenchContext } from './run.ts';
@@ -42,24 +44,24 @@ const wire = (entries: Entry[]) => entries.map(({ path: p, sha256: s, size }) =>
 const seconds = (since: number) => (performance.now() - since) / 1000;
 
 /** Atrium: plan, upload what is missing, commit. */
-async function atriumPush(client: ApiClient, spaceId: string, entries: Entry[]): Promise<number> {
+async function atriumPush(client: AtriumClient, spaceId: string, entries: Entry[]): Promise<number> {
   const started = performance.now();
-  const base = `/v1/spaces/${spaceId}`;
-  const plan = await client.post<{ missing: string[] }>(`${base}/push/plan`, { files: wire(entries) });
+  const params = { id: spaceId };
+  const plan = await client.call(spacesApi.plan, { params, body: { files: wire(entries) } });
   const bySha = new Map(entries.map((e) => [e.sha256, e]));
   await eachLimit([...new Set(plan.missing)], CONCURRENCY, async (sha) => {
     const e = bySha.get(sha)!;
-    await client.sendFile('PUT', `${base}/blobs/${sha}`, e.absolute, e.size);
+    await client.call(spacesApi.putBlob, { params: { id: spaceId, sha256: sha }, raw: fileBody(e.absolute, e.size) });
   });
-  await client.post(`${base}/versions`, { files: wire(entries) });
+  await client.call(spacesApi.commit, { params, body: { files: wire(entries) } });
   return seconds(started);
 }
 
 /** Baseline: upload the given files, then record the manifest. */
 async function baselinePush(base: string, entries: Entry[], upload: Entry[]): Promise<number> {
-  const client = new ApiClient(base);
+  const client = createClient({ baseUrl: base });
   const started = performance.now();
-  await eachLimit(upload, CONCURRENCY, (e) => client.sendFile('PUT', `/blobs/${e.sha256}`, e.absolute, e.size));
+  await eachLimit(upload, CONCURRENCY, async (e) => void (await client.request('PUT', `/blobs/${e.sha256}`, { raw: fileBody(e.absolute, e.size) })));
   await client.request('POST', '/manifest', { body: wire(entries) });
   return seconds(started);
 }
@@ -96,8 +98,8 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   const baseline = await startServer('baseline-publish', 'bench/baseline-publish.ts', onStop, { DATA_DIR: path.join(workDir, 'baseline-store') });
 
   const token = await devToken(atrium, 'bench-publisher');
-  const client = new ApiClient(atrium, token);
-  const space = await client.post<{ id: string; url: string }>('/v1/spaces', { workspace: 'bench-publisher', name: `bench ${Date.now()}` });
+  const client = createClient({ baseUrl: atrium, token });
+  const space = await client.call(spacesApi.create, { body: { workspace: 'bench-publisher', name: `bench ${Date.now()}` } });
 
   // First push: every file.
   const baselineFirst = await baselinePush(baseline, entries, entries);
@@ -119,8 +121,8 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
 
   // The CLI on the same folder, for another person (so nothing is on the server yet).
   const cliToken = await devToken(atrium, 'bench-cli');
-  const cliClient = new ApiClient(atrium, cliToken);
-  const cliSpace = await cliClient.post<{ id: string }>('/v1/spaces', { workspace: 'bench-cli', name: `bench cli ${Date.now()}` });
+  const cliClient = createClient({ baseUrl: atrium, token: cliToken });
+  const cliSpace = await cliClient.call(spacesApi.create, { body: { workspace: 'bench-cli', name: `bench cli ${Date.now()}` } });
   await rm(path.join(target.dir, '.atrium'), { recursive: true, force: true });
   const cliCold = cliPush(atrium, cliToken, target.dir, ['--space', cliSpace.id]);
   const cliWarm = cliPush(atrium, cliToken, target.dir, ['--space', cliSpace.id]);

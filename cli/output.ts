@@ -1,13 +1,20 @@
 // What the CLI prints: data as JSON for scripts (--json), tables and short
 // sentences for people. Errors go to stderr.
+
+/** Exit codes, documented in `atrium --help`. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+
 export class CliError extends Error {
   readonly hint: string | undefined;
   readonly exitCode: number;
+  /** The command already told the person what went wrong: exit without another message. */
+  readonly quiet: boolean;
 
-  constructor(message: string, hint?: string, exitCode = 1) {
+  constructor(message: string, hint?: string, exitCode: number = EXIT.failure, quiet = false) {
     super(message);
     this.hint = hint;
     this.exitCode = exitCode;
+    this.quiet = quiet;
   }
 }
 

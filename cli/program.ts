@@ -1,23 +1,40 @@
 // The command tree of the atrium CLI, apart from running it, so that the
 // manual (docs/cli.md) can be generated from the same definitions.
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import * as auth from './commands/auth.ts';
+import * as completion from './commands/completion.ts';
 import * as push from './commands/push.ts';
 import * as spaces from './commands/spaces.ts';
 import * as uploads from './commands/uploads.ts';
 import * as workspaces from './commands/workspaces.ts';
+import { VERSION } from './version.ts';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-const groups = [auth, workspaces, spaces, push, uploads];
+const groups = [auth, workspaces, spaces, push, uploads, completion];
+
+const ENVIRONMENT = `
+Environment:
+  ATRIUM_URL         the server, when --server is not given (CI)
+  ATRIUM_TOKEN       an API token to use instead of a saved sign-in; no prompts (CI)
+  ATRIUM_CONFIG_DIR  where sign-ins are saved (default: the platform's config folder)
+  BROWSER=none       never open a browser
+
+Exit codes:
+  0    success
+  1    failure: the server refused, could not be reached, or the command could not finish
+  2    usage error: an unknown command or option, or a missing or invalid argument
+  130  interrupted (Ctrl-C)
+
+Example:
+  $ atrium login --server https://atrium.example.com`;
 
 export function buildProgram(): Command {
   const program = new Command('atrium')
     .description('Publish and manage Atrium spaces from the terminal.')
-    .version(version)
-    .option('--server <url>', 'Atrium server (default: ATRIUM_URL, the signed-in server, or http://localhost:3000)')
+    .version(VERSION)
+    .option('--server <url>', 'Atrium server (default: ATRIUM_URL, else the server you last signed in to, else http://localhost:3000)')
     .option('--json', 'print results as JSON for scripts')
     .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', ENVIRONMENT)
     .exitOverride();
   for (const group of groups) group.register(program);
   return program;

@@ -3,7 +3,8 @@
 import { useRouter } from 'next/navigation';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import { api } from '@/lib/web/api-client.ts';
+import { web } from '@/lib/web/api-client.ts';
+import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 
 /** Accept or decline a pending invitation to a workspace. */
@@ -13,10 +14,10 @@ export function InvitationActions({ slug, name }: { slug: string; name: string }
   return (
     <div>
       <div className="flex flex-wrap gap-2">
-        <Button disabled={busy} aria-label={`Accept the invitation to ${name}`} onClick={() => run(() => api('POST', `/v1/workspaces/${slug}/accept`), () => router.push(`/w/${slug}`))}>
+        <Button disabled={busy} aria-label={`Accept the invitation to ${name}`} onClick={() => run(() => web.call(workspacesApi.accept, { params: { slug } }), () => router.push(`/w/${slug}`))}>
           Accept
         </Button>
-        <Button variant="secondary" disabled={busy} aria-label={`Decline the invitation to ${name}`} onClick={() => run(() => api('POST', `/v1/workspaces/${slug}/decline`))}>
+        <Button variant="secondary" disabled={busy} aria-label={`Decline the invitation to ${name}`} onClick={() => run(() => web.call(workspacesApi.decline, { params: { slug } }))}>
           Decline
         </Button>
       </div>

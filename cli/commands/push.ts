@@ -2,8 +2,9 @@
 // server lacks are uploaded; an interrupted push resumes when run again.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ApiRequestError, type ApiClient } from '../client.ts';
-import { globalOptions, signedInClient } from '../context.ts';
+import { AtriumApiError, type Answer, type AtriumClient } from '../../lib/client/index.ts';
+import { spacesApi, type Diff, type FileEntryInput } from '../../lib/schemas/spaces.ts';
+import { fileBody, globalOptions, signedInClient } from '../context.ts';
 import { CliError, note, printJson, say } from '../output.ts';
 import { eachLimit } from '../pool.ts';
 import { formatBytes, Progress } from '../progress.ts';
@@ -11,19 +12,13 @@ import { hashFiles } from '../push/hash.ts';
 import { walk } from '../push/walk.ts';
 import { readLink, spaceIdFor, withSpaceOption } from '../space-link.ts';
 
-type FileEntry = { path: string; sha256: string; size: number };
-type Diff = { added: string[]; changed: string[]; removed: string[]; unchanged: number };
-type Plan = { baseVersion: number; missing: string[]; diff: Diff };
-type Commit = { version: { number: number; fileCount: number; bytes: number } | null; diff: Diff; url: string };
-
 const UPLOAD_CONCURRENCY = 8;
 
 // Planning changes nothing, and committing the same files twice creates one
 // version (the second finds nothing changed): both are safe to retry.
-const plan = (client: ApiClient, spacePath: string, files: FileEntry[]) =>
-  client.request<Plan>('POST', `${spacePath}/push/plan`, { body: { files }, retries: 4 }).then((r) => r.body);
-const commit = (client: ApiClient, spacePath: string, files: FileEntry[], message?: string) =>
-  client.request<Commit>('POST', `${spacePath}/versions`, { body: { files, message }, retries: 4 }).then((r) => r.body);
+const plan = (client: AtriumClient, id: string, files: FileEntryInput[]) => client.call(spacesApi.plan, { params: { id }, body: { files }, idempotent: true });
+const commit = (client: AtriumClient, id: string, files: FileEntryInput[], message?: string) =>
+  client.call(spacesApi.commit, { params: { id }, body: { files, message }, idempotent: true });
 
 export function describeDiff(diff: Diff): string {
   return `${diff.added.length} added, ${diff.changed.length} changed, ${diff.removed.length} removed, ${diff.unchanged} unchanged`;
@@ -36,11 +31,11 @@ function printDiff(diff: Diff) {
   say(describeDiff(diff));
 }
 
-async function upload(client: ApiClient, spaceId: string, missing: string[], local: Map<string, { absolute: string; size: number }>, json: boolean) {
+async function upload(client: AtriumClient, spaceId: string, missing: string[], local: Map<string, { absolute: string; size: number }>, json: boolean) {
   const blobs = [...new Set(missing)].map((sha) => ({ sha, ...local.get(sha)! }));
   const progress = new Progress('Uploading', blobs.length, blobs.reduce((n, b) => n + b.size, 0), !json);
   await eachLimit(blobs, UPLOAD_CONCURRENCY, async (blob) => {
-    await client.sendFile('PUT', `/v1/spaces/${encodeURIComponent(spaceId)}/blobs/${blob.sha}`, blob.absolute, blob.size);
+    await client.call(spacesApi.putBlob, { params: { id: spaceId, sha256: blob.sha }, raw: fileBody(blob.absolute, blob.size) });
     progress.add(1, blob.size);
   });
   progress.done();
@@ -52,13 +47,12 @@ async function push(this: Command, dir: string | undefined, options: { message?:
   const spaceId = await spaceIdFor(this, root);
   const client = await signedInClient(this);
   const link = await readLink(root);
-  if (link && link.server !== client.server && !(this.optsWithGlobals() as { space?: string }).space) {
-    throw new CliError(`This folder is linked to a space on ${link.server}, not ${client.server}.`, 'Pass --space <id> to push elsewhere.');
+  if (link && link.server !== client.baseUrl && !(this.optsWithGlobals() as { space?: string }).space) {
+    throw new CliError(`This folder is linked to a space on ${link.server}, not ${client.baseUrl}.`, `Pass --server ${link.server} to push there, or --space <id> to push elsewhere.`);
   }
 
-  const spacePath = `/v1/spaces/${encodeURIComponent(spaceId)}`;
   // Fail on an unknown space or a missing right before reading the whole folder.
-  const space = await client.get<{ name: string; permissions: { push: boolean } }>(spacePath);
+  const space = await client.call(spacesApi.get, { params: { id: spaceId } });
   if (!space.permissions.push) throw new CliError(`You cannot push to ${space.name} (${spaceId}).`, 'Ask an admin of its workspace for the member role.');
 
   const { files, outsideLinks } = await walk(root);
@@ -70,10 +64,10 @@ async function push(this: Command, dir: string | undefined, options: { message?:
   const { hashes } = await hashFiles(root, files, (file) => hashing.add(1, file.size));
   hashing.done();
 
-  const entries: FileEntry[] = files.map((f) => ({ path: f.path, sha256: hashes.get(f.path)!, size: f.size }));
+  const entries: FileEntryInput[] = files.map((f) => ({ path: f.path, sha256: hashes.get(f.path)!, size: f.size }));
   const local = new Map(files.map((f) => [hashes.get(f.path)!, { absolute: f.absolute, size: f.size }]));
 
-  const planned = await plan(client, spacePath, entries);
+  const planned = await plan(client, spaceId, entries);
   if (options.dryRun) {
     if (json) return printJson({ dryRun: true, ...planned });
     printDiff(planned.diff);
@@ -83,16 +77,16 @@ async function push(this: Command, dir: string | undefined, options: { message?:
   await upload(client, spaceId, planned.missing, local, Boolean(json));
 
   let uploaded = new Set(planned.missing).size;
-  let result: Commit;
+  let result: Answer<typeof spacesApi.commit>;
   try {
-    result = await commit(client, spacePath, entries, options.message);
+    result = await commit(client, spaceId, entries, options.message);
   } catch (error) {
-    if (!(error instanceof ApiRequestError && error.status === 409)) throw error;
+    if (!(error instanceof AtriumApiError && error.status === 409)) throw error;
     // A blob went missing between plan and commit: plan again, upload, commit.
-    const again = await plan(client, spacePath, entries);
+    const again = await plan(client, spaceId, entries);
     await upload(client, spaceId, again.missing, local, Boolean(json));
     uploaded += new Set(again.missing).size;
-    result = await commit(client, spacePath, entries, options.message);
+    result = await commit(client, spaceId, entries, options.message);
   }
   if (json) return printJson({ ...result, uploaded });
   if (!result.version) {

@@ -4,27 +4,23 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import type { z } from 'zod';
-import type { fileRecord, historyEntry, space, version } from '../../lib/schemas/spaces.ts';
-import type { ApiClient } from '../client.ts';
+import type { AtriumClient } from '../../lib/client/index.ts';
+import { accountsApi } from '../../lib/schemas/accounts.ts';
+import { spacesApi, type Space } from '../../lib/schemas/spaces.ts';
 import { openInBrowser } from '../browser.ts';
-import { globalOptions, signedInClient } from '../context.ts';
-import { CliError, formatTime, printJson, printTable, say } from '../output.ts';
+import { globalOptions, nodeStream, signedInClient } from '../context.ts';
+import { CliError, EXIT, formatTime, note, printJson, printTable, say } from '../output.ts';
 import { eachLimit } from '../pool.ts';
 import { Progress } from '../progress.ts';
 import { readLink, spaceIdFor, withSpaceOption, writeLink } from '../space-link.ts';
 import { describeDiff } from './push.ts';
 
-type Space = z.infer<typeof space>;
-type Version = z.infer<typeof version>;
-type FileRecord = z.infer<typeof fileRecord>;
-type HistoryEntry = z.infer<typeof historyEntry>;
+/** A file path as the `{path...}` parameter takes it. */
+const segments = (p: string) => p.split('/');
 
-const spacePath = (id: string) => `/v1/spaces/${encodeURIComponent(id)}`;
-const filePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
+type PatchBody = { name?: string; visibility?: 'public' | 'members'; password?: string | null; guestComments?: boolean; guestWrites?: boolean };
 
 function printSpace(s: Space) {
   say(`${s.name}  (${s.id})`);
@@ -35,7 +31,7 @@ function printSpace(s: Space) {
 }
 
 async function list(this: Command, options: { workspace?: string }) {
-  const { spaces } = await (await signedInClient(this)).get<{ spaces: Space[] }>('/v1/spaces', { workspace: options.workspace });
+  const { spaces } = await (await signedInClient(this)).call(spacesApi.list, { query: { workspace: options.workspace } });
   if (globalOptions(this).json) return printJson(spaces);
   if (spaces.length === 0) return say('No spaces yet. Create one with `atrium spaces create <name>`.');
   printTable(
@@ -44,19 +40,19 @@ async function list(this: Command, options: { workspace?: string }) {
   );
 }
 
-async function defaultWorkspace(client: ApiClient, given?: string): Promise<string> {
+async function defaultWorkspace(client: AtriumClient, given?: string): Promise<string> {
   if (given) return given;
-  const me = await client.get<{ user: { handle: string } }>('/v1/me');
+  const me = await client.call(accountsApi.me);
   return me.user.handle; // the personal workspace
 }
 
 async function create(this: Command, name: string, options: { workspace?: string; visibility?: string }) {
   const client = await signedInClient(this);
-  const created = await client.post<Space>('/v1/spaces', {
-    workspace: await defaultWorkspace(client, options.workspace),
-    name,
-    visibility: options.visibility,
-  });
+  const visibility = options.visibility;
+  if (visibility !== undefined && visibility !== 'public' && visibility !== 'members') {
+    throw new CliError(`--visibility must be public or members, not "${visibility}".`, undefined, EXIT.usage);
+  }
+  const created = await client.call(spacesApi.create, { body: { workspace: await defaultWorkspace(client, options.workspace), name, visibility } });
   if (globalOptions(this).json) return printJson(created);
   say(`Created space ${created.name} (${created.id}).`);
   say(created.url);
@@ -64,29 +60,30 @@ async function create(this: Command, name: string, options: { workspace?: string
 
 async function info(this: Command, id: string | undefined) {
   const client = await signedInClient(this);
-  const found = await client.get<Space>(spacePath(id ?? (await spaceIdFor(this))));
+  const found = await client.call(spacesApi.get, { params: { id: id ?? (await spaceIdFor(this)) } });
   if (globalOptions(this).json) return printJson(found);
   printSpace(found);
 }
 
-async function open(this: Command, id: string | undefined) {
+async function open(this: Command, id: string | undefined, options: { site?: boolean }) {
   const client = await signedInClient(this);
-  const found = await client.get<Space>(spacePath(id ?? (await spaceIdFor(this))));
-  const url = new URL(found.path, `${client.server}/`).toString();
+  const found = await client.call(spacesApi.get, { params: { id: id ?? (await spaceIdFor(this)) } });
+  const url = new URL(options.site ? found.url : found.path, `${client.baseUrl}/`).toString();
+  if (globalOptions(this).json) return printJson({ url, space: found.id });
   say(url);
-  openInBrowser(url);
+  if (!openInBrowser(url)) note('(no browser to open here: the address is above)');
 }
 
 async function set(this: Command, id: string | undefined, options: Record<string, string | boolean | undefined>) {
-  const body: Record<string, unknown> = {};
-  if (options.name !== undefined) body.name = options.name;
-  if (options.visibility !== undefined) body.visibility = options.visibility;
-  if (options.password !== undefined) body.password = options.password === false ? null : options.password;
-  if (options.guestComments !== undefined) body.guestComments = options.guestComments;
-  if (options.guestWrites !== undefined) body.guestWrites = options.guestWrites;
+  const body: PatchBody = {};
+  if (options.name !== undefined) body.name = String(options.name);
+  if (options.visibility !== undefined) body.visibility = options.visibility as PatchBody['visibility'];
+  if (options.password !== undefined) body.password = options.password === false ? null : String(options.password);
+  if (options.guestComments !== undefined) body.guestComments = Boolean(options.guestComments);
+  if (options.guestWrites !== undefined) body.guestWrites = Boolean(options.guestWrites);
   if (Object.keys(body).length === 0) throw new CliError('Nothing to change.', 'See `atrium spaces set --help` for the settings.');
   const client = await signedInClient(this);
-  const updated = await client.patch<Space>(spacePath(id ?? (await spaceIdFor(this))), body);
+  const updated = await client.call(spacesApi.patch, { params: { id: id ?? (await spaceIdFor(this)) }, body });
   if (globalOptions(this).json) return printJson(updated);
   printSpace(updated);
 }
@@ -97,21 +94,18 @@ async function init(this: Command, dir: string | undefined, options: { space?: s
   const existing = await readLink(root);
   let target: Space;
   if (options.space) {
-    target = await client.get<Space>(spacePath(options.space));
+    target = await client.call(spacesApi.get, { params: { id: options.space } });
   } else {
     if (existing && !options.name) throw new CliError(`${root} is already linked to ${existing.spaceId}.`, 'Pass --space <id> or --name <name> to link it elsewhere.');
-    target = await client.post<Space>('/v1/spaces', {
-      workspace: await defaultWorkspace(client, options.workspace),
-      name: options.name ?? path.basename(root),
-    });
+    target = await client.call(spacesApi.create, { body: { workspace: await defaultWorkspace(client, options.workspace), name: options.name ?? path.basename(root) } });
   }
-  await writeLink(root, { server: client.server, spaceId: target.id });
+  await writeLink(root, { server: client.baseUrl, spaceId: target.id });
   if (globalOptions(this).json) return printJson(target);
   say(`Linked ${root} to ${target.name} (${target.id}). Publish it with \`atrium push\`.`);
 }
 
 async function versions(this: Command) {
-  const { versions: list } = await (await signedInClient(this)).get<{ versions: Version[] }>(`${spacePath(await spaceIdFor(this))}/versions`);
+  const { versions: list } = await (await signedInClient(this)).call(spacesApi.versions, { params: { id: await spaceIdFor(this) } });
   if (globalOptions(this).json) return printJson(list);
   if (list.length === 0) return say('No versions yet. Publish one with `atrium push`.');
   printTable(
@@ -128,7 +122,7 @@ async function versions(this: Command) {
 
 async function history(this: Command, file: string) {
   const client = await signedInClient(this);
-  const { entries } = await client.get<{ entries: HistoryEntry[] }>(`${spacePath(await spaceIdFor(this))}/history/${filePath(file)}`);
+  const { entries } = await client.call(spacesApi.history, { params: { id: await spaceIdFor(this), path: segments(file) } });
   if (globalOptions(this).json) return printJson(entries);
   if (entries.length === 0) return say(`${file} is in no version.`);
   printTable(
@@ -142,7 +136,7 @@ async function saveDownload(response: Response, target: string, sha256?: string)
   await mkdir(path.dirname(target), { recursive: true });
   const temporary = `${target}.atrium-download`;
   const hash = createHash('sha256');
-  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+  const body = nodeStream(response);
   body.on('data', (chunk: Buffer) => hash.update(chunk));
   try {
     await pipeline(body, createWriteStream(temporary));
@@ -156,9 +150,9 @@ async function saveDownload(response: Response, target: string, sha256?: string)
 
 async function download(this: Command, file: string, options: { at?: string; output?: string }) {
   const client = await signedInClient(this);
-  const response = await client.download(`${spacePath(await spaceIdFor(this))}/download/${filePath(file)}`, { v: options.at });
+  const response = await client.bytes(spacesApi.download, { params: { id: await spaceIdFor(this), path: segments(file) }, query: { v: options.at } });
   if (!options.output) {
-    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), process.stdout);
+    await pipeline(nodeStream(response), process.stdout);
     return;
   }
   await saveDownload(response, path.resolve(options.output));
@@ -169,12 +163,12 @@ async function pull(this: Command, dir: string | undefined, options: { at?: stri
   const root = path.resolve(dir ?? '.');
   const client = await signedInClient(this);
   const spaceId = await spaceIdFor(this, root);
-  const detail = await client.get<{ version: Version; files: FileRecord[] }>(`${spacePath(spaceId)}/versions/${options.at ?? 'latest'}`);
+  const detail = await client.call(spacesApi.version, { params: { id: spaceId, n: options.at ?? 'latest' } });
   const progress = new Progress('Downloading', detail.files.length, detail.files.reduce((n, f) => n + f.size, 0), !json);
   await eachLimit(detail.files, 8, async (file) => {
     const target = path.resolve(root, ...file.path.split('/'));
     if (!target.startsWith(root + path.sep)) throw new CliError(`Refusing to write ${file.path} outside ${root}.`);
-    const response = await client.download(`${spacePath(spaceId)}/download/${filePath(file.path)}`, { v: detail.version.number });
+    const response = await client.bytes(spacesApi.download, { params: { id: spaceId, path: segments(file.path) }, query: { v: String(detail.version.number) } });
     await saveDownload(response, target, file.sha256);
     progress.add(1, file.size);
   });
@@ -204,9 +198,18 @@ export function register(program: Command) {
     .action(info);
   spaces
     .command('open [id]')
-    .description("Open a space's page in the browser (default: the linked one)")
-    .addHelpText('after', '\nExample:\n  $ atrium spaces open')
+    .description("Open a space's page in the browser (default: the linked one); same as `atrium open`")
+    .option('--site', 'open where the latest version is served instead')
+    .addHelpText('after', '\nExample:\n  $ atrium spaces open sp_k3j9x0q2m5v8b1n4c7z6a --site')
     .action(open);
+
+  withSpaceOption(program.command('open'))
+    .description("Open the linked space's page in the browser, or its published site with --site")
+    .option('--site', 'open where the latest version is served instead')
+    .addHelpText('after', '\nThe address is printed too, for terminals without a browser.\n\nExamples:\n  $ atrium open\n  $ atrium open --site --space sp_k3j9x0q2m5v8b1n4c7z6a')
+    .action(function (this: Command, options: { site?: boolean }) {
+      return open.call(this, undefined, options);
+    });
   spaces
     .command('set [id]')
     .description('Change the settings of a space (default: the linked one)')

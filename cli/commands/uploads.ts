@@ -2,32 +2,30 @@
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import type { z } from 'zod';
-import type { downloadLink, upload } from '../../lib/schemas/spaces.ts';
-import { globalOptions, signedInClient } from '../context.ts';
+import { spacesApi } from '../../lib/schemas/spaces.ts';
+import { fileBody, globalOptions, nodeStream, signedInClient } from '../context.ts';
 import { CliError, formatTime, printJson, printTable, say } from '../output.ts';
 import { formatBytes } from '../progress.ts';
 import { spaceIdFor, withSpaceOption } from '../space-link.ts';
 
-type Upload = z.infer<typeof upload>;
-type DownloadLink = z.infer<typeof downloadLink>;
-
-const uploadsPath = async (command: Command) => `/v1/spaces/${encodeURIComponent(await spaceIdFor(command))}/uploads`;
 
 async function add(this: Command, file: string, options: { name?: string }) {
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new CliError(`${file} is not a file.`);
   const client = await signedInClient(this);
-  const created = await client.sendFile<Upload>('POST', await uploadsPath(this), file, info.size, { name: options.name ?? path.basename(file) });
+  const created = await client.call(spacesApi.upload, {
+    params: { id: await spaceIdFor(this) },
+    query: { name: options.name ?? path.basename(file) },
+    raw: fileBody(file, info.size),
+  });
   if (globalOptions(this).json) return printJson(created);
   say(`Uploaded ${created.name} (${formatBytes(created.size)}) as ${created.id}.`);
 }
 
 async function list(this: Command) {
-  const { uploads } = await (await signedInClient(this)).get<{ uploads: Upload[] }>(await uploadsPath(this));
+  const { uploads } = await (await signedInClient(this)).call(spacesApi.uploads, { params: { id: await spaceIdFor(this) } });
   if (globalOptions(this).json) return printJson(uploads);
   if (uploads.length === 0) return say('No uploads. Add one with `atrium uploads add <file>`.');
   printTable(
@@ -38,19 +36,20 @@ async function list(this: Command) {
 
 async function get(this: Command, id: string, options: { output?: string; link?: boolean }) {
   const client = await signedInClient(this);
-  const base = `${await uploadsPath(this)}/${encodeURIComponent(id)}`;
+  const params = { id: await spaceIdFor(this), uploadId: id };
   if (options.link) {
-    const link = await client.get<DownloadLink>(`${base}/link`);
-    if (globalOptions(this).json) return printJson(link);
-    return say(new URL(link.url, `${client.server}/`).toString());
+    const link = await client.call(spacesApi.uploadLink, { params });
+    const url = new URL(link.url, `${client.baseUrl}/`).toString();
+    if (globalOptions(this).json) return printJson({ ...link, url });
+    return say(url);
   }
-  const response = await client.download(`${base}/raw`);
-  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
-  await pipeline(body, options.output ? createWriteStream(options.output) : process.stdout);
+  const response = await client.bytes(spacesApi.uploadRaw, { params });
+  await pipeline(nodeStream(response), options.output ? createWriteStream(options.output) : process.stdout);
 }
 
 async function remove(this: Command, id: string) {
-  await (await signedInClient(this)).delete(`${await uploadsPath(this)}/${encodeURIComponent(id)}`);
+  await (await signedInClient(this)).call(spacesApi.deleteUpload, { params: { id: await spaceIdFor(this), uploadId: id } });
+  if (globalOptions(this).json) return printJson({ deleted: id });
   say(`Deleted upload ${id}.`);
 }
 

@@ -1,17 +1,13 @@
 // Workspaces: list, create, their members, and invitations by handle.
 import type { Command } from 'commander';
-import type { z } from 'zod';
-import type { workspaceDetail, workspaceSummary } from '../../lib/schemas/workspaces.ts';
+import { workspacesApi } from '../../lib/schemas/workspaces.ts';
 import { globalOptions, signedInClient } from '../context.ts';
-import { formatTime, printJson, printTable, say } from '../output.ts';
+import { CliError, EXIT, formatTime, printJson, printTable, say } from '../output.ts';
 
-type WorkspaceSummary = z.infer<typeof workspaceSummary>;
-type WorkspaceDetail = z.infer<typeof workspaceDetail>;
-
-const workspacePath = (slug: string) => `/v1/workspaces/${encodeURIComponent(slug)}`;
+const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 
 async function list(this: Command) {
-  const workspaces = await (await signedInClient(this)).get<WorkspaceSummary[]>('/v1/workspaces');
+  const workspaces = await (await signedInClient(this)).call(workspacesApi.list);
   if (globalOptions(this).json) return printJson(workspaces);
   printTable(
     workspaces.map((w) => ({ slug: w.slug, name: w.name, role: w.role })),
@@ -20,13 +16,13 @@ async function list(this: Command) {
 }
 
 async function create(this: Command, slug: string, options: { name?: string }) {
-  const created = await (await signedInClient(this)).post<WorkspaceSummary>('/v1/workspaces', { slug, name: options.name ?? slug });
+  const created = await (await signedInClient(this)).call(workspacesApi.create, { body: { slug, name: options.name ?? slug } });
   if (globalOptions(this).json) return printJson(created);
   say(`Created workspace ${created.name} (${created.slug}); you are its owner.`);
 }
 
 async function members(this: Command, slug: string) {
-  const detail = await (await signedInClient(this)).get<WorkspaceDetail>(workspacePath(slug));
+  const detail = await (await signedInClient(this)).call(workspacesApi.get, { params: { slug } });
   if (globalOptions(this).json) return printJson(detail.members);
   printTable(
     detail.members.map((m) => ({
@@ -42,7 +38,10 @@ async function members(this: Command, slug: string) {
 }
 
 async function invite(this: Command, slug: string, handle: string, options: { role: string }) {
-  await (await signedInClient(this)).post(`${workspacePath(slug)}/members`, { handle: handle.replace(/^@/, ''), role: options.role });
+  const role = ROLES.find((r) => r === options.role);
+  if (!role) throw new CliError(`--role must be one of ${ROLES.join(', ')}, not "${options.role}".`, undefined, EXIT.usage);
+  await (await signedInClient(this)).call(workspacesApi.invite, { params: { slug }, body: { handle: handle.replace(/^@/, ''), role } });
+  if (globalOptions(this).json) return printJson({ workspace: slug, invited: handle.replace(/^@/, ''), role });
   say(`Invited @${handle.replace(/^@/, '')} to ${slug} as ${options.role}; they accept on their dashboard.`);
 }
 

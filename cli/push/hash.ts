@@ -28,6 +28,10 @@ async function writeCache(root: string, cache: Cache) {
   await rename(`${file}.tmp`, file);
 }
 
+// From a checkout the worker is the .ts file beside this one; in the packaged
+// bundle (dist/atrium.js) it is the bundled dist/hash-worker.js.
+const workerFile = new URL(import.meta.url.endsWith('.ts') ? './hash-worker.ts' : './hash-worker.js', import.meta.url);
+
 function hashInPool(paths: string[], onHashed: (index: number, sha256: string) => void): Promise<void> {
   if (paths.length === 0) return Promise.resolve();
   const size = Math.min(paths.length, Math.max(1, Math.min(4, os.availableParallelism())));
@@ -44,7 +48,7 @@ function hashInPool(paths: string[], onHashed: (index: number, sha256: string) =
       if (next < paths.length) worker.postMessage({ id: next, file: paths[next++] });
     };
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(new URL('./hash-worker.ts', import.meta.url));
+      const worker = new Worker(workerFile);
       worker.on('message', (message: { id: number; sha256?: string; error?: string }) => {
         if (message.error) return finish(new Error(`Cannot read ${paths[message.id]}: ${message.error}`));
         onHashed(message.id, message.sha256!);

@@ -5,8 +5,8 @@ import type { FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { Field } from '@/components/ui/field.tsx';
-import type { WorkspaceSummary } from '@/lib/schemas/workspaces.ts';
-import { api } from '@/lib/web/api-client.ts';
+import { web } from '@/lib/web/api-client.ts';
+import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 
 /** Creates a workspace, or renames `workspace` and changes its slug; then shows it under its (new) address. */
@@ -17,9 +17,9 @@ export function WorkspaceForm({ workspace }: { workspace?: { slug: string; name:
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const body = { name: data.get('name'), slug: data.get('slug') };
+    const body = { name: String(data.get('name')), slug: String(data.get('slug')) };
     run(
-      () => (workspace ? api<WorkspaceSummary>('PATCH', `/v1/workspaces/${workspace.slug}`, body) : api<WorkspaceSummary>('POST', '/v1/workspaces', body)),
+      () => (workspace ? web.call(workspacesApi.update, { params: { slug: workspace.slug }, body }) : web.call(workspacesApi.create, { body })),
       (saved) => (saved.slug === workspace?.slug ? router.refresh() : router.push(`/w/${saved.slug}`)),
     );
   }

@@ -75,6 +75,9 @@ export function isMediaType(value: string): boolean {
   return value.length <= MEDIA_TYPE_MAX && MEDIA_TYPE_PATTERN.test(value);
 }
 
+/** A SHA-256 as the API writes it: 64 lowercase hexadecimal characters. */
+export const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+
 export const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])?$/;
 
 export const HANDLE_RULE = 'must be 1 to 39 lowercase letters, digits or hyphens, starting and ending with a letter or digit';

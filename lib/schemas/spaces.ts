@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { SHA256_PATTERN } from '../storage/meter.ts';
-import { INT_MAX, mediaType, text, timestamp, user, wholeNumber } from './common.ts';
+import { INT_MAX, SHA256_PATTERN, mediaType, text, timestamp, user, wholeNumber } from './common.ts';
 import { endpoint } from './endpoint.ts';
 
 const tag = 'Spaces';

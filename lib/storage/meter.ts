@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../http/errors.ts';
 import { formatBytes } from '../format.ts';
 
-export const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+// Defined with the schemas, which must not import this (node:crypto) module.
+export { SHA256_PATTERN } from '../schemas/common.ts';
 
 export function meter(maxBytes: number) {
   const hash = createHash('sha256');

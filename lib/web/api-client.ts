@@ -1,26 +1,15 @@
-// Client components call the /v1 API through this, with the session cookie.
-// A failure throws ApiClientError carrying the API's code and message.
-export class ApiClientError extends Error {
-  readonly status: number;
-  readonly code: string;
+// Client components call the /v1 API through the typed client, same-origin,
+// signed in by the session cookie. A failure throws AtriumApiError carrying
+// the API's code and message (components show `.message`).
+import { createClient } from '../client/index.ts';
 
-  constructor(status: number, code: string, message: string) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
+export { AtriumApiError, AtriumNetworkError } from '../client/index.ts';
 
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (response.status === 204) return undefined as T;
-  const json = await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new ApiClientError(response.status, json?.error?.code ?? 'error', json?.error?.message ?? `Request failed (${response.status}).`);
-  }
-  return json as T;
+// No retries: a person who sees an error can click again, and a click that
+// hangs through backoff looks broken.
+export const web = createClient({ baseUrl: '', retries: 0 });
+
+/** For components handed a method and path by a server component (ActionButton, DeleteButton); everything else uses web.call. */
+export function api<T = unknown>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  return web.request<T>(method, path, { body });
 }

@@ -5,7 +5,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { Field } from '@/components/ui/field.tsx';
-import { api } from '@/lib/web/api-client.ts';
+import { web } from '@/lib/web/api-client.ts';
+import { accountsApi } from '@/lib/schemas/accounts.ts';
 import { checkHandle } from './actions.ts';
 
 type Check = { handle: string; problem: string | null } | null;
@@ -40,7 +41,7 @@ export function HandleForm({ current }: { current: string }) {
     setSaving(true);
     setError(null);
     try {
-      await api('PATCH', '/v1/me/handle', { handle });
+      await web.call(accountsApi.handle, { body: { handle } });
       setSaved(true);
       router.refresh();
     } catch (failure) {

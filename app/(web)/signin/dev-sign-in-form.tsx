@@ -4,7 +4,8 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { Field } from '@/components/ui/field.tsx';
-import { api } from '@/lib/web/api-client.ts';
+import { web } from '@/lib/web/api-client.ts';
+import { accountsApi } from '@/lib/schemas/accounts.ts';
 
 // Development sign-in: a handle is enough. Only shown when DEV_AUTH=true.
 export function DevSignInForm({ next }: { next: string }) {
@@ -17,7 +18,7 @@ export function DevSignInForm({ next }: { next: string }) {
     setError(null);
     const handle = String(new FormData(event.currentTarget).get('handle'));
     try {
-      await api('POST', '/v1/auth/dev-login', { handle, label: 'web' });
+      await web.call(accountsApi.devLogin, { body: { handle, label: 'web' } });
       window.location.assign(next);
     } catch (failure) {
       setError((failure as Error).message);

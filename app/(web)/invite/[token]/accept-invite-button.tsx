@@ -2,8 +2,8 @@
 
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import type { InviteAcceptResult } from '@/lib/schemas/workspaces.ts';
-import { api } from '@/lib/web/api-client.ts';
+import { web } from '@/lib/web/api-client.ts';
+import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 
 export function AcceptInviteButton({ token, workspaceName }: { token: string; workspaceName: string }) {
@@ -14,7 +14,7 @@ export function AcceptInviteButton({ token, workspaceName }: { token: string; wo
         disabled={busy}
         onClick={() =>
           run(
-            () => api<InviteAcceptResult>('POST', '/v1/workspace-invites/accept', { token }),
+            () => web.call(workspacesApi.acceptInvite, { body: { token } }),
             (result) => window.location.assign(`/w/${result.workspace.slug}`),
           )
         }

@@ -2,7 +2,8 @@
 
 import { useState } from 'react';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import { api } from '@/lib/web/api-client.ts';
+import { web } from '@/lib/web/api-client.ts';
+import { accountsApi } from '@/lib/schemas/accounts.ts';
 
 export function DeveloperModeToggle({ initial }: { initial: boolean }) {
   const [on, setOn] = useState(initial);
@@ -13,7 +14,7 @@ export function DeveloperModeToggle({ initial }: { initial: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      const saved = await api<{ developerMode: boolean }>('PATCH', '/v1/me/preferences', { developerMode: next });
+      const saved = await web.call(accountsApi.preferences, { body: { developerMode: next } });
       setOn(saved.developerMode);
     } catch (failure) {
       setError((failure as Error).message);

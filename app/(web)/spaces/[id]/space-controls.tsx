@@ -8,7 +8,8 @@ import { Card, ErrorNote } from '@/components/ui/card.tsx';
 import { ChoiceField } from '@/components/ui/choice-field.tsx';
 import { Field } from '@/components/ui/field.tsx';
 import type { Space } from '@/lib/schemas/spaces.ts';
-import { api } from '@/lib/web/api-client.ts';
+import { web } from '@/lib/web/api-client.ts';
+import { spacesApi } from '@/lib/schemas/spaces.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 
 /** Name, visibility, password, guest rights and viewers of a space (for its admins). */
@@ -20,15 +21,15 @@ export function SpaceSettingsForm({ space }: { space: Space }) {
     const data = new FormData(event.currentTarget);
     const password = String(data.get('password') ?? '');
     const body = {
-      name: data.get('name'),
-      visibility: data.get('visibility'),
+      name: String(data.get('name')),
+      visibility: String(data.get('visibility')) as 'public' | 'members',
       guestComments: data.get('guestComments') === 'on',
       guestWrites: data.get('guestWrites') === 'on',
       viewers: { handles: String(data.get('viewers') ?? '').split(/[\s,]+/).map((h) => h.replace(/^@/, '')).filter(Boolean) },
       ...(data.get('removePassword') === 'on' ? { password: null } : password ? { password } : {}),
     };
     // A full reload shows the saved values in the form's fields.
-    void run(() => api('PATCH', `/v1/spaces/${space.id}`, body), () => window.location.reload());
+    void run(() => web.call(spacesApi.patch, { params: { id: space.id }, body }), () => window.location.reload());
   }
 
   return (

@@ -6,7 +6,8 @@ import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { Field } from '@/components/ui/field.tsx';
 import { ChoiceField } from '@/components/ui/choice-field.tsx';
-import { api } from '@/lib/web/api-client.ts';
+import { web } from '@/lib/web/api-client.ts';
+import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 import { DeleteButton } from '@/components/workspaces/delete-button.tsx';
 
@@ -25,7 +26,7 @@ export function RoleControl({ slug, handle, role, options }: { slug: string; han
         className="rounded-md border border-slate-300 bg-white px-2 py-1"
         value={role}
         disabled={busy}
-        onChange={(event) => run(() => api('PATCH', memberPath(slug, handle), { role: event.target.value }))}
+        onChange={(event) => run(() => web.call(workspacesApi.changeRole, { params: { slug, handle }, body: { role: event.target.value as Role } }))}
       >
         {options.map((option) => (
           <option key={option} value={option}>
@@ -65,7 +66,7 @@ export function InviteByHandleForm({ slug, roles }: { slug: string; roles: Role[
     const form = event.currentTarget;
     const data = new FormData(form);
     run(
-      () => api('POST', `/v1/workspaces/${slug}/members`, { handle: String(data.get('handle')).trim().replace(/^@/, ''), role: data.get('role') }),
+      () => web.call(workspacesApi.invite, { params: { slug }, body: { handle: String(data.get('handle')).trim().replace(/^@/, ''), role: String(data.get('role')) as Role } }),
       () => {
         form.reset();
         router.refresh();

@@ -7,7 +7,8 @@ import { ErrorNote } from '@/components/ui/card.tsx';
 import { Field } from '@/components/ui/field.tsx';
 import { ChoiceField } from '@/components/ui/choice-field.tsx';
 import type { InviteLinkResult } from '@/lib/schemas/workspaces.ts';
-import { api } from '@/lib/web/api-client.ts';
+import { web } from '@/lib/web/api-client.ts';
+import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 
 export function CreateInviteLinkForm({ slug, roles }: { slug: string; roles: string[] }) {
@@ -24,11 +25,14 @@ export function CreateInviteLinkForm({ slug, roles }: { slug: string; roles: str
     const maxUses = String(data.get('maxUses')).trim();
     run(
       () =>
-        api<InviteLinkResult>('POST', `/v1/workspaces/${slug}/invites`, {
-          role: data.get('role'),
+        web.call(workspacesApi.createInvite, {
+          params: { slug },
+          body: {
+          role: String(data.get('role')) as 'owner' | 'admin' | 'member' | 'viewer',
           ...(email && { email }),
           maxUses: maxUses ? Number(maxUses) : null,
           expiresInDays: Number(data.get('expiresInDays')),
+          },
         }),
       (result) => {
         setCreated(result);

@@ -5,7 +5,8 @@ import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { ChoiceField } from '@/components/ui/choice-field.tsx';
 import { Field } from '@/components/ui/field.tsx';
-import { api } from '@/lib/web/api-client.ts';
+import { web } from '@/lib/web/api-client.ts';
+import { spacesApi } from '@/lib/schemas/spaces.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 
 export function CreateSpaceForm({ workspace }: { workspace: string }) {
@@ -15,7 +16,7 @@ export function CreateSpaceForm({ workspace }: { workspace: string }) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     void run(
-      () => api<{ path: string }>('POST', '/v1/spaces', { workspace, name: data.get('name'), visibility: data.get('visibility') }),
+      () => web.call(spacesApi.create, { body: { workspace, name: String(data.get('name')), visibility: String(data.get('visibility')) as 'public' | 'members' } }),
       (space) => window.location.assign(space.path),
     );
   }
