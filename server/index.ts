@@ -74,6 +74,13 @@ export function createFrontServer(options: FrontServerOptions = {}): Server {
       }),
     );
   });
+  // Requests Node's parser refuses (a malformed Content-Length, oversized headers) still get the envelope.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify({ error: tooLarge ? { code: 'too_large', message: 'The request headers are too large.' } : { code: 'bad_request', message: 'The request is malformed HTTP.' } });
+    socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
   // A client that sends headers or a body too slowly is cut off rather than holding a socket for ever.
   server.headersTimeout = 30_000;
   server.requestTimeout = 15 * 60_000;
