@@ -1,41 +1,18 @@
 // The front server as an attacker meets it: raw paths that a browser would
 // normalise, odd headers, bodies of the wrong type or size. Every answer under
 // /v1 and /dl is the JSON envelope, and none is a 5xx.
-import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { config } from '@/lib/config.ts';
 import { signIn } from '../helpers.ts';
 import { useFrontServer } from '../server.ts';
+import { rawRequest, type RawAnswer, type RawOptions } from './raw.ts';
 
 const server = useFrontServer();
 
-type Raw = { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any };
+type Raw = RawAnswer;
 
 /** Sends the path byte for byte: no client-side normalisation of dot segments or escapes. */
-function raw(method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer; chunks?: Buffer[] } = {}): Promise<Raw> {
-  const url = new URL(server.origin);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: options.headers }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(parts).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
-    if (options.chunks) {
-      for (const chunk of options.chunks) req.write(chunk);
-      req.end();
-    } else req.end(options.body);
-  });
-}
+const raw = (method: string, path: string, options: RawOptions = {}) => rawRequest(server.origin, method, path, options);
 
 function expectEnvelope(answer: Raw, status: number, code?: string) {
   expect(answer.status).toBe(status);
