@@ -129,3 +129,17 @@ describe('requireUnderLimit (rooms, live spaces, live apps)', () => {
     expect(refusal(() => requireUnderLimit(ws, 'rooms', 1))).toBe(`"acme" has reached the Free plan's limit of 1 room.`);
   });
 });
+
+describe('the operator sets a plan (npm run billing:plan)', () => {
+  it('changes the plan, records it in the audit log, and refuses unknown plans and workspaces', async () => {
+    const { setPlanByOperator } = await import('@/lib/billing/operator.ts');
+    const owner = await signIn('opp-owner');
+    await team('opp-team', owner, [], 'free');
+    expect(await setPlanByOperator('opp-team', 'enterprise')).toEqual({ from: 'free', to: 'enterprise' });
+    expect((await state(owner.token, 'opp-team')).json.plan).toBe('enterprise');
+    const event = await db.auditEvent.findFirst({ where: { workspace: { slug: 'opp-team' }, action: 'billing.plan_set' } });
+    expect(event?.details).toEqual({ from: 'free', to: 'enterprise', by: 'operator' });
+    await expect(setPlanByOperator('opp-team', 'platinum')).rejects.toThrow('No plan "platinum"');
+    await expect(setPlanByOperator('nope-team', 'pro')).rejects.toThrow('No workspace "nope-team"');
+  });
+});
