@@ -7,9 +7,10 @@ import * as push from './commands/push.ts';
 import * as spaces from './commands/spaces.ts';
 import * as uploads from './commands/uploads.ts';
 import * as workspaces from './commands/workspaces.ts';
+import * as billing from './commands/billing.ts';
 import { VERSION } from './version.ts';
 
-const groups = [auth, workspaces, spaces, push, uploads, completion];
+const groups = [auth, workspaces, spaces, push, uploads, billing, completion];
 
 const ENVIRONMENT = `
 Environment:

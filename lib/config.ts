@@ -1,6 +1,7 @@
 // All configuration, read from the environment and validated once. A bad value
 // stops start-up with a message naming the variable. Every variable here is
 // documented in the README's configuration table.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -16,6 +17,8 @@ const seconds = (fallback: string) =>
     .default(fallback)
     .refine((v) => /^\d+$/.test(v) && Number.isSafeInteger(Number(v)), 'must be a whole number of seconds')
     .transform(Number);
+
+const price = z.string().regex(/^price_\w+$/, 'must be a Stripe price id (price_…)');
 
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).transform((value) => value.replace(/\/+$/, ''));
 
@@ -66,7 +69,51 @@ const schema = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' })
     .optional(),
+  BILLING_PROVIDER_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret or restricted key (sk_live_…, sk_test_…, rk_…)')
+    .optional(),
+  BILLING_PROVIDER_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, "must be a Stripe webhook signing secret (whsec_…)").optional(),
+  BILLING_PRICE_PRO: price.optional(),
+  BILLING_PRICE_TEAM: price.optional(),
+  BILLING_PRICE_ENTERPRISE: price.optional(),
+  BILLING_PROVIDER_API_URL: url.optional(),
+  BILLING_PLANS: z.string().min(1).optional(),
 });
+
+const limit = z.number().int().min(0).nullable();
+const planTable = z.partialRecord(
+  z.enum(['free', 'pro', 'team', 'enterprise']),
+  z.strictObject({ seats: limit, rooms: limit, liveSpaces: limit, liveApps: limit, storageBytes: limit }).partial(),
+);
+
+/** Per-plan limits an operator sets (BILLING_PLANS); keys left out keep the built-in value, null is unlimited. */
+export type PlanTableOverrides = z.infer<typeof planTable>;
+
+/** BILLING_PLANS: `default` (the built-in table), inline JSON, or the path of a JSON file. */
+function parsePlanTable(value: string): PlanTableOverrides | string {
+  if (value === 'default') return {};
+  let text = value;
+  if (!value.trimStart().startsWith('{')) {
+    try {
+      text = readFileSync(value, 'utf8');
+    } catch {
+      return `must be "default", JSON, or the path of a readable JSON file (${value} cannot be read)`;
+    }
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return 'is not valid JSON';
+  }
+  const parsed = planTable.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `${issue.path.join('.') || 'the table'}: ${issue.message} (expected {"free": {"seats": 3, "storageBytes": 1073741824}, …})`;
+  }
+  return parsed.data;
+}
 
 type OAuthClient = { clientId: string; clientSecret: string };
 
@@ -99,6 +146,23 @@ export type Config = {
   storageSweepMs: number;
   /** Where rate-limit counters live when set (else in Postgres). */
   redisUrl: string | undefined;
+  billing: BillingConfig;
+  /**
+   * The operator's plan limits (BILLING_PLANS). Null: none set, so limits
+   * apply only with a billing provider (a self-hosted install is uncapped).
+   */
+  planTable: PlanTableOverrides | null;
+};
+
+export type BillingConfig = {
+  /** Stripe's secret key; null: no billing provider (checkout, portal and keep answer 400). */
+  secretKey: string | null;
+  /** Signing secret of the webhook endpoint; null: the webhook answers 404. */
+  webhookSecret: string | null;
+  /** Stripe price ids of the plans sold; `enterprise` is optional (see docs/decisions.md). */
+  prices: { pro: string | null; team: string | null; enterprise: string | null };
+  /** Another address of Stripe's API (a stand-in in tests, stripe-mock); null: Stripe's own. */
+  apiUrl: string | null;
 };
 
 export class ConfigError extends Error {
@@ -123,6 +187,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     if (clientId || clientSecret) issues.push(`  ${name}_CLIENT_ID and ${name}_CLIENT_SECRET: set both or neither`);
     return null;
   };
+  if (e.BILLING_PROVIDER_WEBHOOK_SECRET && !e.BILLING_PROVIDER_SECRET_KEY) {
+    issues.push('  BILLING_PROVIDER_WEBHOOK_SECRET: needs BILLING_PROVIDER_SECRET_KEY too (events are checked against Stripe with it)');
+  }
+  if (e.BILLING_PROVIDER_SECRET_KEY) {
+    for (const name of ['BILLING_PRICE_PRO', 'BILLING_PRICE_TEAM'] as const) {
+      if (!e[name]) issues.push(`  ${name}: needed with BILLING_PROVIDER_SECRET_KEY (the Stripe price id of the plan, price_…)`);
+    }
+  }
+  const planTable = e.BILLING_PLANS === undefined ? null : parsePlanTable(e.BILLING_PLANS);
+  if (typeof planTable === 'string') issues.push(`  BILLING_PLANS: ${planTable}`);
   const github = oauth('GITHUB', e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET);
   const google = oauth('GOOGLE', e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET);
   if (issues.length) throw new ConfigError(`Invalid configuration:\n${issues.join('\n')}`);
@@ -151,6 +225,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     storageGraceMs: e.STORAGE_GRACE_SECONDS * 1000,
     storageSweepMs: e.STORAGE_SWEEP_SECONDS * 1000,
     redisUrl: e.REDIS_URL,
+    billing: {
+      secretKey: e.BILLING_PROVIDER_SECRET_KEY ?? null,
+      webhookSecret: e.BILLING_PROVIDER_WEBHOOK_SECRET ?? null,
+      prices: { pro: e.BILLING_PRICE_PRO ?? null, team: e.BILLING_PRICE_TEAM ?? null, enterprise: e.BILLING_PRICE_ENTERPRISE ?? null },
+      apiUrl: e.BILLING_PROVIDER_API_URL ?? null,
+    },
+    planTable: typeof planTable === 'string' ? null : planTable,
   };
 }
 

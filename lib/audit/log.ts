@@ -20,7 +20,15 @@ export type AuditAction =
   | 'member.removed'
   | 'member.left'
   | 'invite_link.created'
-  | 'invite_link.revoked';
+  | 'invite_link.revoked'
+  | 'billing.checkout_started'
+  | 'billing.checkout_completed'
+  | 'billing.plan_changed'
+  | 'billing.status_changed'
+  | 'billing.change_scheduled'
+  | 'billing.change_cancelled'
+  | 'billing.payment_failed'
+  | 'billing.plan_set';
 
 export type AuditEntry = {
   workspaceId: string;

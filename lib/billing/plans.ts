@@ -2,7 +2,15 @@
 // someone joins a workspace, rooms, live spaces and live apps when they are
 // created or go live, storage when files are stored. Billing (checkout, usage
 // and limits in the billing state) reads the same table. `null` is unlimited.
+//
+// Which table applies (docs/decisions.md, "Billing"):
+// - the operator's (BILLING_PLANS) when set, over the built-in one;
+// - else the built-in one when a billing provider is configured;
+// - else none: a self-hosted install is not capped by plans nobody can buy.
+import { config } from '../config.ts';
 import type { Plan } from '../db/generated/client.ts';
+import { formatBytes } from '../format.ts';
+import { ApiError } from '../http/errors.ts';
 
 export type PlanLimits = {
   /** Accepted members, whatever their role; pending invitations take no seat. */
@@ -14,32 +22,94 @@ export type PlanLimits = {
   storageBytes: number | null;
 };
 
+export type LimitKey = keyof PlanLimits;
+
 const GB = 1024 ** 3;
 
-export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
+/** The plans sold with a billing provider. */
+export const PLAN_LIMITS: Readonly<Record<Plan, Readonly<PlanLimits>>> = {
   free: { seats: 3, rooms: 3, liveSpaces: 3, liveApps: 1, storageBytes: 1 * GB },
   pro: { seats: 10, rooms: 50, liveSpaces: 50, liveApps: 10, storageBytes: 50 * GB },
   team: { seats: 50, rooms: 500, liveSpaces: 500, liveApps: 100, storageBytes: 500 * GB },
   enterprise: { seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null },
 };
 
-const PLAN_ORDER: Plan[] = ['free', 'pro', 'team', 'enterprise'];
+const UNLIMITED: PlanLimits = { seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null };
+
+export const PLAN_ORDER: Plan[] = ['free', 'pro', 'team', 'enterprise'];
 const PLAN_NAMES: Record<Plan, string> = { free: 'Free', pro: 'Pro', team: 'Team', enterprise: 'Enterprise' };
 
 export const planName = (plan: Plan) => PLAN_NAMES[plan];
+export const planRank = (plan: Plan) => PLAN_ORDER.indexOf(plan);
+
+/** Whether plan limits apply at all on this server. */
+export function limitsEnforced(): boolean {
+  return config.planTable !== null || config.billing.secretKey !== null;
+}
+
+/** The limits of a plan on this server (all null when limits are off). */
+export function planLimits(plan: Plan): PlanLimits {
+  if (!limitsEnforced()) return { ...UNLIMITED };
+  return { ...PLAN_LIMITS[plan], ...config.planTable?.[plan] };
+}
 
 /**
  * The limits that apply to a workspace. Every check reads them here, so that
- * where they come from (the plan table today; operator settings or billing
- * provider later) is decided in this one place.
+ * where they come from is decided in this one place.
  */
 export function limitsOf(workspace: { plan: Plan }): PlanLimits {
-  return PLAN_LIMITS[workspace.plan];
+  return planLimits(workspace.plan);
 }
 
 /** The first plan above `plan` whose limit `key` is higher (null when none is). */
-export function planLifting(plan: Plan, key: keyof PlanLimits): Plan | null {
-  const current = PLAN_LIMITS[plan][key];
+export function planLifting(plan: Plan, key: LimitKey): Plan | null {
+  const current = planLimits(plan)[key];
   if (current === null) return null;
-  return PLAN_ORDER.slice(PLAN_ORDER.indexOf(plan) + 1).find((p) => PLAN_LIMITS[p][key] === null || PLAN_LIMITS[p][key] > current) ?? null;
+  return (
+    PLAN_ORDER.slice(planRank(plan) + 1).find((p) => {
+      const limit = planLimits(p)[key];
+      return limit === null || limit > current;
+    }) ?? null
+  );
+}
+
+const NOUNS: Record<LimitKey, [one: string, many: string]> = {
+  seats: ['seat', 'seats'],
+  rooms: ['room', 'rooms'],
+  liveSpaces: ['live space', 'live spaces'],
+  liveApps: ['live app', 'live apps'],
+  storageBytes: ['byte of storage', 'bytes of storage'],
+};
+
+/** "3 rooms", "1 live app", "1 GiB of storage", "unlimited rooms". */
+export function describeLimit(key: LimitKey, limit: number | null): string {
+  if (limit === null) return key === 'storageBytes' ? 'unlimited storage' : `unlimited ${NOUNS[key][1]}`;
+  if (key === 'storageBytes') return `${formatBytes(limit)} of storage`;
+  return `${limit} ${NOUNS[key][limit === 1 ? 0 : 1]}`;
+}
+
+/** " Upgrade to Pro for 50 rooms." or "" when no plan lifts the limit. */
+export function upgradeHint(plan: Plan, key: LimitKey): string {
+  const lift = planLifting(plan, key);
+  return lift ? ` Upgrade to ${planName(lift)} for ${describeLimit(key, planLimits(lift)[key])}.` : '';
+}
+
+/** The 403 of a count limit reached: names the limit, the current plan and the plan that lifts it. */
+export function limitReached(workspace: { slug: string; plan: Plan }, key: Exclude<LimitKey, 'storageBytes'>, limit: number): ApiError {
+  return new ApiError(
+    'forbidden',
+    `"${workspace.slug}" has ${key === 'seats' ? 'no free seat: it has ' : ''}reached the ${planName(workspace.plan)} plan's limit of ${describeLimit(key, limit)}.${upgradeHint(workspace.plan, key)}`,
+  );
+}
+
+/**
+ * Refuses (403) creating one more of `key` when the workspace already has
+ * `currentCount` (rooms, live spaces, live apps, seats). Call it where the
+ * thing is created, inside the transaction that counts, so two creations
+ * cannot pass the limit together. Usage above the limit (after a downgrade)
+ * deletes nothing; it only blocks new creation.
+ */
+export function requireUnderLimit(workspace: { slug: string; plan: Plan }, key: Exclude<LimitKey, 'storageBytes'>, currentCount: number): void {
+  const limit = limitsOf(workspace)[key];
+  if (limit !== null && currentCount >= limit) throw limitReached(workspace, key, limit);
 }

@@ -6,6 +6,7 @@ import { config } from '../config.ts';
 import { errorBody } from '../schemas/common.ts';
 import type { Endpoint } from '../schemas/endpoint.ts';
 import { endpoints } from '../schemas/index.ts';
+import { billingApi } from '../schemas/billing.ts';
 import { spacesApi } from '../schemas/spaces.ts';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -30,12 +31,15 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Spaces: create, list and change them, who may see them (visibility, password, guests, viewers), what changed lately, page views and visitor statistics.',
   'Spaces: publishing': 'Publishing versions of a space: plan a push, upload the missing bytes, commit; then read versions, files and their history.',
   'Spaces: uploads': 'One-off files kept beside a space: upload, list, download (directly or by a 5-minute link) and delete.',
+  Billing:
+    "A workspace's plan, its usage against the plan's limits, changing the plan through the billing provider (Stripe), its customer portal, and the provider's signed webhook. Without a provider the server enforces no plan limits unless its operator sets them.",
 };
 
 // The routes whose body is raw bytes rather than JSON.
 const RAW_BODIES = new Map<Endpoint, string>([
   [spacesApi.putBlob, "The file's bytes; their sha256 must be the path's {sha256}."],
   [spacesApi.upload, 'The file\'s bytes; Content-Length is required. Any Content-Type may be sent: it is kept as the file\'s type (else it is guessed from the name).'],
+  [billingApi.webhook, "A Stripe event, exactly as Stripe sent it (JSON): its Stripe-Signature header is checked against these bytes."],
 ]);
 
 const BINARY = { type: 'string', format: 'binary' } as const;
@@ -125,7 +129,7 @@ export function openApiDocument(publicUrl: string = config.publicUrl): object {
       version: '1',
       // Only what the API offers today: say more as more exists.
       description:
-        'Atrium publishes versioned static sites and files. This API covers spaces (publishing versions, reading files and their history, one-off uploads, visitor statistics), workspaces (members, roles, invitations, audit log), accounts and their API tokens, and signing in from the command line. Every route lives under /v1; every error is `{ "error": { "code", "message" } }`.',
+        'Atrium publishes versioned static sites and files. This API covers spaces (publishing versions, reading files and their history, one-off uploads, visitor statistics), workspaces (members, roles, invitations, audit log, billing plans and limits), accounts and their API tokens, and signing in from the command line. Every route lives under /v1; every error is `{ "error": { "code", "message" } }`.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: publicUrl, description: 'This Atrium server' }],

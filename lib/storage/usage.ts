@@ -11,7 +11,7 @@
 // Reserved bytes are kept in Workspace.storageReserved beside the rows that
 // explain them, so a crashed upload's room comes back when its row expires.
 import { randomUUID } from 'node:crypto';
-import { limitsOf, planLifting, planName } from '../billing/plans.ts';
+import { limitsOf, planName, upgradeHint } from '../billing/plans.ts';
 import { db, type PrismaClient } from '../db/client.ts';
 import type { Plan } from '../db/generated/client.ts';
 import { formatBytes } from '../format.ts';
@@ -35,9 +35,7 @@ export async function storageUsage(workspaceId: string, sql: Sql = db): Promise<
 
 /** The 403 of a file that does not fit: names the limit, the plan, and the plan that lifts it. */
 export function storageFull(usage: StorageUsage, adding: number): ApiError {
-  const lift = planLifting(usage.plan, 'storageBytes');
-  const liftLimit = lift ? limitsOf({ plan: lift }).storageBytes : null;
-  const upgrade = lift ? ` Upgrade to ${planName(lift)} for ${liftLimit === null ? 'unlimited storage' : `${formatBytes(liftLimit)} of storage`}.` : '';
+  const upgrade = upgradeHint(usage.plan, 'storageBytes');
   const inFlight = usage.reserved ? ` (and ${formatBytes(usage.reserved)} being uploaded)` : '';
   return new ApiError(
     'forbidden',

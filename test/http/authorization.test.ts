@@ -114,6 +114,14 @@ const rules: Record<string, Rule> = {
   'spacesApi.uploadRaw': view,
   'spacesApi.uploadLink': view,
   'spacesApi.deleteUpload': push,
+  'billingApi.state': WS_MEMBERS,
+  // Owners and admins pass the permission check and learn billing is not set
+  // up (400: no BILLING_PROVIDER_SECRET_KEY on this server); test/billing runs them against Stripe.
+  'billingApi.checkout': row(400, 400, 403, 403, 404, 404, 401),
+  'billingApi.portal': row(400, 400, 403, 403, 404, 404, 401),
+  'billingApi.keep': row(400, 400, 403, 403, 404, 404, 401),
+  // No BILLING_PROVIDER_WEBHOOK_SECRET here: no webhook, whoever asks.
+  'billingApi.webhook': row(404, 404, 404, 404, 404, 404, 404),
 };
 
 /**

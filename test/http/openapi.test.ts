@@ -61,7 +61,8 @@ describe('the OpenAPI document', () => {
   it('describes only what exists today', () => {
     expect(deployed.info.description).toMatch(/spaces/);
     expect(deployed.info.description).toMatch(/workspaces/);
-    expect(deployed.info.description).not.toMatch(/rooms|apps\b|billing|AI/i);
+    expect(deployed.info.description).toMatch(/billing/);
+    expect(deployed.info.description).not.toMatch(/rooms|apps\b|AI/i);
   });
 
   it('documents the raw bytes that uploads take, and a body for every other write', () => {
@@ -76,9 +77,14 @@ describe('the OpenAPI document', () => {
         rawBodies.push(key);
       }
     }
-    expect(rawBodies.sort()).toEqual(['POST /v1/spaces/{id}/uploads', 'PUT /v1/spaces/{id}/blobs/{sha256}']);
+    expect(rawBodies.sort()).toEqual(['POST /v1/billing/webhook', 'POST /v1/spaces/{id}/uploads', 'PUT /v1/spaces/{id}/blobs/{sha256}']);
     // These take no body at all.
-    expect(noBody.sort()).toEqual(['POST /v1/workspaces/{slug}/accept', 'POST /v1/workspaces/{slug}/decline']);
+    expect(noBody.sort()).toEqual([
+      'POST /v1/workspaces/{slug}/accept',
+      'POST /v1/workspaces/{slug}/billing/keep',
+      'POST /v1/workspaces/{slug}/billing/portal',
+      'POST /v1/workspaces/{slug}/decline',
+    ]);
   });
 
   it('documents 405 and 500 with the error envelope on every operation', () => {

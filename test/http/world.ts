@@ -294,6 +294,12 @@ export const examples: Record<string, ExampleEntry> = {
   'spacesApi.uploadRaw': inSpace((w, space) => ({ params: { uploadId: w.uploads[space] } })),
   'spacesApi.uploadLink': inSpace((w, space) => ({ params: { uploadId: w.uploads[space] } })),
   'spacesApi.deleteUpload': { fresh: true, build: async (w, _role, space) => ({ params: { id: w.spaces[space], uploadId: await w.upload(space) } }) },
+  // billing (no provider configured here: see test/billing for Stripe)
+  'billingApi.state': me((w) => ({ params: { slug: w.slug } })),
+  'billingApi.checkout': me((w) => ({ params: { slug: w.slug }, body: { plan: 'pro' } })),
+  'billingApi.portal': me((w) => ({ params: { slug: w.slug } })),
+  'billingApi.keep': me((w) => ({ params: { slug: w.slug } })),
+  'billingApi.webhook': me(() => ({ raw: Buffer.from('{"id":"evt_example","object":"event","type":"customer.created","data":{"object":{}}}') })),
 };
 
 /** Whether an endpoint acts on a space (its path has the space's id). */

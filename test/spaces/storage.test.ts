@@ -2,7 +2,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DELETE as deleteUploadRoute } from '@/app/v1/spaces/[id]/uploads/[uploadId]/route.ts';
 import { POST as uploadRoute } from '@/app/v1/spaces/[id]/uploads/route.ts';
 import { PLAN_LIMITS } from '@/lib/billing/plans.ts';
@@ -12,15 +12,13 @@ import { sweepStorage } from '@/lib/storage/gc.ts';
 import { blobStore } from '@/lib/storage/index.ts';
 import { storageUsage } from '@/lib/storage/usage.ts';
 import { BASE, call, signIn } from '../helpers.ts';
+import { enforcePlanLimits } from '../plan-limits.ts';
 import { bytes, makeSpace, push, putBlob, sha } from './fixtures.ts';
 
 // Blobs of this file live apart: the collector below deletes bytes.
 config.dataDir = await mkdtemp(path.join(tmpdir(), 'atrium-storage-'));
 
 const freeLimit = PLAN_LIMITS.free.storageBytes;
-afterEach(() => {
-  PLAN_LIMITS.free.storageBytes = freeLimit;
-});
 
 function upload(token: string, spaceId: string, name: string, content: string) {
   return call(uploadRoute, 'POST', `/v1/spaces/${spaceId}/uploads?name=${encodeURIComponent(name)}`, {
@@ -94,6 +92,7 @@ describe('the plan storage limit', () => {
     const { token } = await signIn('limit-a');
     const space = await makeSpace(token, 'limit-a');
     const ws = space.workspace.id;
+    enforcePlanLimits();
     // A free workspace that holds all but 100 bytes of its 1 GiB.
     await db.$executeRaw`UPDATE "Workspace" SET "storageBytes" = ${BigInt(freeLimit! - 100)} WHERE "id" = ${ws}`;
     const refused = await upload(token, space.id, 'big.bin', 'x'.repeat(101));
@@ -113,7 +112,7 @@ describe('the plan storage limit', () => {
     const { token } = await signIn('limit-b');
     const space = await makeSpace(token, 'limit-b');
     const ws = space.workspace.id;
-    PLAN_LIMITS.free.storageBytes = 50;
+    enforcePlanLimits({ free: { storageBytes: 50 } });
     await push(token, space.id, { 'index.html': 'y'.repeat(40) });
     const put = await putBlob(token, space.id, 'z'.repeat(11));
     expect(put.status).toBe(403);
@@ -139,10 +138,10 @@ describe('the plan storage limit', () => {
     const { token } = await signIn('limit-c');
     const space = await makeSpace(token, 'limit-c');
     const ws = space.workspace.id;
-    PLAN_LIMITS.free.storageBytes = 1000;
+    enforcePlanLimits({ free: { storageBytes: 1000 } });
     for (let round = 0; round < 5; round++) {
       const before = await used(ws);
-      PLAN_LIMITS.free.storageBytes = before + 150;
+      enforcePlanLimits({ free: { storageBytes: before + 150 } });
       const results = await Promise.all([upload(token, space.id, 'a', `${round}a`.padEnd(100, '.')), upload(token, space.id, 'b', `${round}b`.padEnd(100, '.'))]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
       expect(await storageUsage(ws)).toMatchObject({ used: before + 100, reserved: 0 });
@@ -153,7 +152,7 @@ describe('the plan storage limit', () => {
     const { token } = await signIn('limit-d');
     const space = await makeSpace(token, 'limit-d');
     const ws = space.workspace.id;
-    PLAN_LIMITS.free.storageBytes = 150;
+    enforcePlanLimits({ free: { storageBytes: 150 } });
     let finish!: () => void;
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -186,7 +185,7 @@ describe('the plan storage limit', () => {
   it('gives the room back when an upload fails', async () => {
     const { token } = await signIn('limit-e');
     const space = await makeSpace(token, 'limit-e');
-    PLAN_LIMITS.free.storageBytes = 1000;
+    enforcePlanLimits({ free: { storageBytes: 1000 } });
     const short = await call(uploadRoute, 'POST', `/v1/spaces/${space.id}/uploads?name=short.txt`, { token, rawBody: bytes('short'), headers: { 'content-length': '900' }, params: { id: space.id } });
     expect(short.status).toBe(400);
     expect(await storageUsage(space.workspace.id)).toMatchObject({ used: 0, reserved: 0 });

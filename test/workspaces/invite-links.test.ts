@@ -10,6 +10,7 @@ import { hashSecret } from '@/lib/secrets.ts';
 import { call, signIn, useSmtpServer } from '../helpers.ts';
 import { mailText } from '../smtp-server.ts';
 import { team, type Person } from './helpers.ts';
+import { enforcePlanLimits } from '../plan-limits.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -234,6 +235,7 @@ describe('accepting an invite link', () => {
   });
 
   it('is refused past the seat limit (403) without counting a use', async () => {
+    enforcePlanLimits();
     const [bo, cy, di, ed] = await Promise.all(['bo', 'cy', 'di', 'ed'].map((h) => signIn(h)));
     await team('cabin', bo, [[cy, 'member']], 'free');
     const { json: link } = await create(bo, 'cabin', { maxUses: 10 });
@@ -257,6 +259,7 @@ describe('accepting an invite link', () => {
   });
 
   it('lets exactly one of two people racing for the last seat in', async () => {
+    enforcePlanLimits();
     const [ivy, jo, kay, lou] = await Promise.all(['ivy', 'jo', 'kay', 'lou'].map((h) => signIn(h)));
     await team('shed', ivy, [[jo, 'member']], 'free');
     const { json: link } = await create(ivy, 'shed');

@@ -8,6 +8,7 @@ import { GET as meRoute } from '@/app/v1/me/route.ts';
 import { db } from '@/lib/db/client.ts';
 import { call, signIn } from '../helpers.ts';
 import { team, type Person } from './helpers.ts';
+import { enforcePlanLimits } from '../plan-limits.ts';
 
 const invite = (by: Person, slug: string, handle: string, role?: string) =>
   call(inviteRoute, 'POST', `/v1/workspaces/${slug}/members`, { token: by.token, params: { slug }, body: { handle, role } });
@@ -107,13 +108,14 @@ describe('invitations by handle', () => {
   });
 
   it('cannot be accepted past the seat limit (403), and can once a seat is free', async () => {
+    enforcePlanLimits();
     const people = await Promise.all(['tao', 'uma', 'vic', 'wes'].map((h) => signIn(h)));
     const [tao, uma, vic, wes] = people;
     await team('tiny', tao, [[uma, 'member'], [vic, 'viewer']], 'free'); // the free plan's 3 seats are taken
     await invite(tao, 'tiny', 'wes');
     const full = await accept(wes, 'tiny');
     expect(full.status).toBe(403);
-    expect(full.json.error.message).toContain('no free seat');
+    expect(full.json.error.message).toBe(`"tiny" has no free seat: it has reached the Free plan's limit of 3 seats. Upgrade to Pro for 10 seats.`);
     expect((await roles('tiny')).wes).toBe('member (pending)');
 
     await db.workspace.update({ where: { slug: 'tiny' }, data: { plan: 'pro' } });

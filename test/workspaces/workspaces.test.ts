@@ -6,6 +6,7 @@ import { GET as listRoute, POST as createRoute } from '@/app/v1/workspaces/route
 import { db } from '@/lib/db/client.ts';
 import { call, signIn } from '../helpers.ts';
 import { team } from './helpers.ts';
+import { enforcePlanLimits } from '../plan-limits.ts';
 
 const create = (token: string, body: unknown) => call(createRoute, 'POST', '/v1/workspaces', { token, body });
 const get = (token: string, slug: string) => call(getRoute, 'GET', `/v1/workspaces/${slug}`, { token, params: { slug } });
@@ -53,6 +54,7 @@ describe('POST /v1/workspaces', () => {
 
 describe('GET /v1/workspaces/{slug}', () => {
   it('shows members, seats and the caller role to members, and pending invitations only to owners and admins', async () => {
+    enforcePlanLimits();
     const [cara, dan, eve, fay] = [await signIn('cara', 'cli', 'Cara'), await signIn('dan'), await signIn('eve'), await signIn('fay')];
     await team('studio', cara, [[dan, 'member']], 'free');
     await call(inviteRoute, 'POST', '/v1/workspaces/studio/members', { token: cara.token, params: { slug: 'studio' }, body: { handle: 'fay', role: 'viewer' } });
