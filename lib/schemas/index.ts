@@ -1,6 +1,7 @@
 // The route table: every endpoint of the API, in the order of the document.
 import { accountsApi } from './accounts.ts';
 import { authApi } from './auth.ts';
+import { commentsApi } from './comments.ts';
 import type { Endpoint } from './endpoint.ts';
 import { spacesApi } from './spaces.ts';
 import { workspacesApi } from './workspaces.ts';
@@ -10,4 +11,5 @@ export const endpoints: Endpoint[] = [
   ...Object.values(authApi),
   ...Object.values(workspacesApi),
   ...Object.values(spacesApi),
+  ...Object.values(commentsApi),
 ];
