@@ -30,6 +30,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Spaces: create, list and change them, who may see them (visibility, password, guests, viewers), what changed lately, page views and visitor statistics.',
   'Spaces: publishing': 'Publishing versions of a space: plan a push, upload the missing bytes, commit; then read versions, files and their history.',
   'Spaces: uploads': 'One-off files kept beside a space: upload, list, download (directly or by a 5-minute link) and delete.',
+  'Spaces: comments':
+    'Threads anchored to a quote of a published file (W3C text quote and position selectors, re-anchored in later versions), replies, resolution, edits with revisions, and guests who prove authorship with a key.',
 };
 
 // The routes whose body is raw bytes rather than JSON.
