@@ -2,6 +2,7 @@
 // manual (docs/cli.md) can be generated from the same definitions.
 import { Command } from 'commander';
 import * as auth from './commands/auth.ts';
+import * as comments from './commands/comments.ts';
 import * as completion from './commands/completion.ts';
 import * as push from './commands/push.ts';
 import * as spaces from './commands/spaces.ts';
@@ -9,7 +10,7 @@ import * as uploads from './commands/uploads.ts';
 import * as workspaces from './commands/workspaces.ts';
 import { VERSION } from './version.ts';
 
-const groups = [auth, workspaces, spaces, push, uploads, completion];
+const groups = [auth, workspaces, spaces, push, uploads, comments, completion];
 
 const ENVIRONMENT = `
 Environment:
