@@ -2,6 +2,7 @@
 // manual (docs/cli.md) can be generated from the same definitions.
 import { Command } from 'commander';
 import * as auth from './commands/auth.ts';
+import * as comments from './commands/comments.ts';
 import * as completion from './commands/completion.ts';
 import * as push from './commands/push.ts';
 import * as spaces from './commands/spaces.ts';
@@ -10,7 +11,7 @@ import * as workspaces from './commands/workspaces.ts';
 import * as billing from './commands/billing.ts';
 import { VERSION } from './version.ts';
 
-const groups = [auth, workspaces, spaces, push, uploads, billing, completion];
+const groups = [auth, workspaces, spaces, push, uploads, comments, billing, completion];
 
 const ENVIRONMENT = `
 Environment:

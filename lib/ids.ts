@@ -14,6 +14,8 @@ export const ID_PREFIX = {
   auditEvent: 'aud',
   space: 'sp',
   upload: 'upl',
+  comment: 'cmt',
+  commentRevision: 'cmr',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

@@ -33,6 +33,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Spaces: uploads': 'One-off files kept beside a space: upload, list, download (directly or by a 5-minute link) and delete.',
   Billing:
     "A workspace's plan, its usage against the plan's limits, changing the plan through the billing provider (Stripe), its customer portal, and the provider's signed webhook. Without a provider the server enforces no plan limits unless its operator sets them.",
+  'Spaces: comments':
+    'Threads anchored to a quote of a published file (W3C text quote and position selectors, re-anchored in later versions), replies, resolution, edits with revisions, and guests who prove authorship with a key.',
 };
 
 // The routes whose body is raw bytes rather than JSON.

@@ -2,6 +2,7 @@
 import { accountsApi } from './accounts.ts';
 import { authApi } from './auth.ts';
 import { billingApi } from './billing.ts';
+import { commentsApi } from './comments.ts';
 import type { Endpoint } from './endpoint.ts';
 import { spacesApi } from './spaces.ts';
 import { workspacesApi } from './workspaces.ts';
@@ -12,4 +13,5 @@ export const endpoints: Endpoint[] = [
   ...Object.values(workspacesApi),
   ...Object.values(spacesApi),
   ...Object.values(billingApi),
+  ...Object.values(commentsApi),
 ];

@@ -329,3 +329,11 @@ export async function versionFileAttachment(spaceId: string, path: string, numbe
   if (!entry) throw new ApiError('not_found', 'The file of this download link no longer exists.');
   return attachment({ sha256: entry.sha256, size: entry.size, contentType: contentTypeOf(entry.path, entry.contentType) }, basename(entry.path));
 }
+
+/** A file of a version and its text (its first TEXT_LIMIT bytes; null for binary files), or null when the version has no such file. */
+export async function versionFileText(spaceId: string, number: number, path: string): Promise<{ entry: Entry; text: string | null } | null> {
+  const refs = await versionRefs(spaceId, number);
+  const entry = refs ? await findEntry(refs, path) : null;
+  if (!entry) return null;
+  return { entry, text: asText(await readPrefix(entry.sha256, TEXT_LIMIT), entry.size > TEXT_LIMIT) };
+}

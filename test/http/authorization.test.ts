@@ -49,6 +49,9 @@ const ADMIN_PUBLIC = row('ok', 'ok', 403, 403, 403, 403, 401);
 // On a public space with a password, people outside the workspace unlock first (401).
 const VIEW_LOCKED = row('ok', 'ok', 'ok', 'ok', 401, 401, 401);
 
+// Comment routes take anonymous callers (guests), so on a members-only space they too get 404.
+const COMMENT_PUSH_HIDDEN = row('ok', 'ok', 'ok', 403, 404, 404, 404);
+
 type Rule = Row | Partial<Record<SpaceKind, Row>>;
 
 const view: Rule = { members: VIEW_HIDDEN, public: VIEW_PUBLIC, password: VIEW_LOCKED };
@@ -122,6 +125,24 @@ const rules: Record<string, Rule> = {
   'billingApi.keep': row(400, 400, 403, 403, 404, 404, 401),
   // No BILLING_PROVIDER_WEBHOOK_SECRET here: no webhook, whoever asks.
   'billingApi.webhook': row(404, 404, 404, 404, 404, 404, 404),
+  // Comments: the fixture spaces take no guest comments, so anonymous callers are asked to sign in.
+  'commentsApi.list': view,
+  'commentsApi.create': {
+    members: row('ok', 'ok', 'ok', 'ok', 404, 404, 404),
+    public: row('ok', 'ok', 'ok', 'ok', 403, 403, 401),
+    password: row('ok', 'ok', 'ok', 'ok', 403, 403, 401),
+  },
+  // The owner's thread: only its author edits it.
+  'commentsApi.edit': {
+    members: row('ok', 403, 403, 403, 404, 404, 404),
+    public: row('ok', 403, 403, 403, 403, 403, 403),
+    password: row('ok', 403, 403, 403, 401, 401, 401),
+  },
+  // The author or anyone who can push.
+  'commentsApi.delete': { members: COMMENT_PUSH_HIDDEN, public: PUSH_PUBLIC, password: row('ok', 'ok', 'ok', 403, 401, 401, 401) },
+  'commentsApi.revisions': view,
+  'commentsApi.resolve': { members: COMMENT_PUSH_HIDDEN, public: PUSH_PUBLIC, password: row('ok', 'ok', 'ok', 403, 401, 401, 401) },
+  'commentsApi.unresolve': { members: COMMENT_PUSH_HIDDEN, public: PUSH_PUBLIC, password: row('ok', 'ok', 'ok', 403, 401, 401, 401) },
 };
 
 /**

@@ -82,6 +82,8 @@ export class World {
   bystander!: Person;
   spaces = {} as Record<SpaceKind, string>;
   uploads = {} as Record<SpaceKind, string>;
+  /** A comment thread of the owner's on each space. */
+  comments = {} as Record<SpaceKind, string>;
   workspaceId = '';
   inviteToken = '';
   userCode = '';
@@ -158,6 +160,11 @@ export class World {
     return json.id;
   }
 
+  async comment(space: SpaceKind): Promise<string> {
+    const json = await this.must(200, 'POST', `/v1/spaces/${this.spaces[space]}/comments`, { as: this.people.owner, body: { path: 'docs/guide.md', body: 'A thread', quote: 'Guide' } });
+    return json.id;
+  }
+
   async cliStart(): Promise<{ userCode: string; deviceCode: string }> {
     return this.must(200, 'POST', '/v1/auth/cli/start', { body: { label: 'laptop' } });
   }
@@ -188,6 +195,7 @@ export class World {
       await this.must(200, 'POST', `/v1/spaces/${id}/versions`, { as: owner, body: { files: manifest(), message: 'First' } });
       this.uploads[kind] = await this.upload(kind);
     }
+    for (const kind of ['members', 'public', 'password'] as const) this.comments[kind] = await this.comment(kind);
     await this.must(200, 'PATCH', `/v1/spaces/${this.spaces.password}`, { as: owner, body: { password: SPACE_PASSWORD } });
     this.inviteToken = (await this.inviteLink()).token;
     this.userCode = (await this.cliStart()).userCode;
@@ -300,6 +308,14 @@ export const examples: Record<string, ExampleEntry> = {
   'billingApi.portal': me((w) => ({ params: { slug: w.slug } })),
   'billingApi.keep': me((w) => ({ params: { slug: w.slug } })),
   'billingApi.webhook': me(() => ({ raw: Buffer.from('{"id":"evt_example","object":"event","type":"customer.created","data":{"object":{}}}') })),
+  // comments (on the owner's thread of each space)
+  'commentsApi.list': inSpace(() => ({ query: { status: 'all', path: 'docs/guide.md' } })),
+  'commentsApi.create': inSpace(() => ({ body: { path: 'docs/guide.md', body: 'A comment', quote: 'Guide' } })),
+  'commentsApi.edit': { build: (w, _role, space) => ({ params: { id: w.comments[space] }, body: { body: 'An edited thread' } }), space: 'public' },
+  'commentsApi.delete': { fresh: true, build: async (w, _role, space) => ({ params: { id: await w.comment(space) }, body: {} }), space: 'public' },
+  'commentsApi.revisions': { build: (w, _role, space) => ({ params: { id: w.comments[space] } }), space: 'public' },
+  'commentsApi.resolve': { build: (w, _role, space) => ({ params: { id: w.comments[space] } }), space: 'public' },
+  'commentsApi.unresolve': { build: (w, _role, space) => ({ params: { id: w.comments[space] } }), space: 'public' },
 };
 
 /** Whether an endpoint acts on a space (its path has the space's id). */

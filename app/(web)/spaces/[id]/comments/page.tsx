@@ -1,0 +1,142 @@
+import type { Metadata } from 'next';
+import { notFound, redirect } from 'next/navigation';
+import { CommentedFile } from '@/components/comments/commented-file.tsx';
+import { ReviewFrame } from '@/components/comments/review-frame.tsx';
+import { Page } from '@/components/page.tsx';
+import { FileViewer } from '@/components/spaces/file-viewer.tsx';
+import { EmptyState } from '@/components/ui/card.tsx';
+import { Cell, Table } from '@/components/ui/table.tsx';
+import { pageCaller } from '@/lib/auth/session.ts';
+import { listThreads } from '@/lib/comments/comments.ts';
+import { reviewDocument } from '@/lib/comments/review.ts';
+import { ApiError } from '@/lib/http/errors.ts';
+import type { Space } from '@/lib/schemas/spaces.ts';
+import { readFile } from '@/lib/spaces/publishing.ts';
+import { getSpace } from '@/lib/spaces/spaces.ts';
+
+export const metadata: Metadata = { title: 'Comments' };
+export const dynamic = 'force-dynamic';
+
+type Search = Record<string, string | string[] | undefined>;
+const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
+const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
+export default async function CommentsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Search> }) {
+  const { id } = await params;
+  const search = await searchParams;
+  const caller = await pageCaller();
+  let space: Space;
+  try {
+    space = await getSpace(caller, id);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'not_found')) throw error;
+    if (!caller.actor) redirect(`/signin?next=${encodeURIComponent(`/spaces/${id}/comments`)}`);
+    notFound();
+  }
+  const path = one(search.path);
+  return (
+    <Page actor={caller.actor} width="max-w-7xl">
+      <p className="text-sm">
+        <a href={`/spaces/${id}`} className="text-brand underline">
+          {space.name}
+        </a>{' '}
+        · Comments
+      </p>
+      <h1 className="mt-1 text-2xl font-bold">{path ?? 'Comments'}</h1>
+      <div className="mt-6">{path ? <FileWithComments space={space} path={path} review={one(search.review) === '1'} /> : <AllThreads space={space} />}</div>
+    </Page>
+  );
+}
+
+async function AllThreads({ space }: { space: Space }) {
+  const caller = await pageCaller();
+  const { threads } = await listThreads(caller, space.id, { status: 'all' });
+  if (!threads.length) return <EmptyState>No comments yet. Open a file and select text to start a thread.</EmptyState>;
+  const files = new Map<string, { open: number; resolved: number }>();
+  for (const t of threads) {
+    const count = files.get(t.path) ?? { open: 0, resolved: 0 };
+    if (t.resolvedAt) count.resolved++;
+    else count.open++;
+    files.set(t.path, count);
+  }
+  return (
+    <div className="space-y-6">
+      <Table label="Files with comments" headers={['File', 'Open', 'Resolved']}>
+        {[...files].map(([path, count]) => (
+          <tr key={path}>
+            <Cell>
+              <a href={`/spaces/${space.id}/comments?path=${encodeURIComponent(path)}`} className="font-mono text-brand">
+                {path}
+              </a>
+            </Cell>
+            <Cell>{count.open}</Cell>
+            <Cell>{count.resolved}</Cell>
+          </tr>
+        ))}
+      </Table>
+      <ul aria-label="Threads" className="space-y-2 text-sm">
+        {threads.map((t) => (
+          <li key={t.id} className="rounded-lg border border-slate-200 p-3">
+            <a href={`/spaces/${space.id}/comments?path=${encodeURIComponent(t.path)}#${t.id}`} className="font-mono text-brand">
+              {t.path}
+            </a>{' '}
+            · {t.author.kind === 'guest' ? `${t.author.name} (guest)` : t.author.handle ? `@${t.author.handle}` : t.author.name} · {t.resolvedAt ? 'resolved' : 'open'} · {t.replies.length} replies
+            <p className="mt-1 text-slate-700">{t.body.slice(0, 200)}</p>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+async function FileWithComments({ space, path, review }: { space: Space; path: string; review: boolean }) {
+  const caller = await pageCaller();
+  const file = await readFile(caller, space.id, path.split('/'), undefined).catch((error) => {
+    if (error instanceof ApiError && (error.code === 'not_found' || error.code === 'bad_request')) return null;
+    throw error;
+  });
+  if (!file) return <EmptyState>{path} is not in the latest version.</EmptyState>;
+  const common = {
+    spaceId: space.id,
+    path: file.file.path,
+    versionNumber: file.versionNumber,
+    canComment: space.permissions.comment,
+    signedIn: caller.actor !== null,
+    userId: caller.actor?.user.id ?? null,
+    canPush: space.permissions.push,
+  };
+  const html = /^text\/html/.test(file.file.contentType) && file.file.text;
+  const toggle = html ? (
+    <p className="mb-3 text-sm">
+      <a href={`/spaces/${space.id}/comments?path=${encodeURIComponent(path)}${review ? '' : '&review=1'}`} className="text-brand underline">
+        {review ? 'Show the source' : 'Review the page'}
+      </a>
+    </p>
+  ) : null;
+  if (html && review) {
+    const base = `${space.url}${encodePath(file.file.path)}`;
+    return (
+      <>
+        {toggle}
+        <ReviewFrame {...common} srcDoc={reviewDocument(file.content, base)} />
+      </>
+    );
+  }
+  return (
+    <>
+      {toggle}
+      <CommentedFile {...common}>
+        <FileViewer
+          path={file.file.path}
+          contentType={file.file.contentType}
+          size={file.file.size}
+          text={file.file.text}
+          truncated={file.file.truncated}
+          content={file.content}
+          rawUrl={file.rawUrl}
+          downloadUrl={`/v1/spaces/${space.id}/download/${encodePath(file.file.path)}?v=${file.versionNumber}`}
+        />
+      </CommentedFile>
+    </>
+  );
+}
