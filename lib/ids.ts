@@ -14,6 +14,13 @@ export const ID_PREFIX = {
   auditEvent: 'aud',
   space: 'sp',
   upload: 'upl',
+  room: 'rm',
+  liveSpace: 'ls',
+  roomInvite: 'rmi',
+  roomMessage: 'msg',
+  roomReport: 'rpt',
+  roomSource: 'src',
+  roomImage: 'img',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {
