@@ -70,7 +70,8 @@ export async function deleteMessage({ actor }: SignedInCaller, kind: RoomKind, r
   if (message.authorId !== actor.user.id && !roomRoleCan(role, 'manage')) {
     throw new ApiError('forbidden', 'Only its author or someone who manages the room may delete a message.');
   }
-  await db.roomMessage.delete({ where: { id: messageId } });
+  const deleted = await db.roomMessage.deleteMany({ where: { id: messageId } });
+  if (deleted.count === 0) throw new ApiError('not_found', `No message "${messageId.slice(0, 100)}" here.`);
   await publishRoomEvent({ kind: 'chat.deleted', roomId, messageId });
 }
 

@@ -3,7 +3,7 @@
 // these with their `kind`; a room asked for under the other prefix is 404.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SignedInCaller } from '../access/caller.ts';
-import { capsOf, KIND_NOUN, roleOf, roomAccess } from '../access/rooms.ts';
+import { capsOf, KIND_NOUN, roleOf, roomAccess, roomNotFound } from '../access/rooms.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
 import { serverSecret } from '../auth/server-secret.ts';
 import { limitsOf, planLifting, planName } from '../billing/plans.ts';
@@ -167,7 +167,7 @@ export type PatchRoomInput = { name?: string; icon?: string | null; description?
 
 export async function patchRoom({ actor }: SignedInCaller, kind: RoomKind, id: string, input: PatchRoomInput) {
   await roomAccess(actor.user.id, kind, id, 'manage');
-  await db.room.update({
+  await db.room.updateMany({
     where: { id },
     data: {
       name: input.name,
@@ -183,7 +183,9 @@ export async function patchRoom({ actor }: SignedInCaller, kind: RoomKind, id: s
 
 export async function deleteRoom({ actor }: SignedInCaller, kind: RoomKind, id: string) {
   await roomAccess(actor.user.id, kind, id, 'manage');
-  await db.room.delete({ where: { id } });
+  // deleteMany: of two racing deletions the second finds nothing (404), not an error.
+  const deleted = await db.room.deleteMany({ where: { id } });
+  if (deleted.count === 0) throw roomNotFound(kind, id);
   await publishRoomEvent({ kind: 'access', roomId: id });
 }
 

@@ -196,14 +196,16 @@ export async function sourceRaw({ actor }: SignedInCaller, kind: RoomKind, id: s
 export async function patchSource({ actor }: SignedInCaller, kind: RoomKind, id: string, sourceId: string, hiddenFromAi: boolean): Promise<Source> {
   await roomAccess(actor.user.id, kind, id, 'edit');
   await sourceIn(id, sourceId);
-  return sourceOut(await db.roomSource.update({ where: { id: sourceId }, data: { hiddenFromAi }, select: sourceSelect }));
+  await db.roomSource.updateMany({ where: { id: sourceId }, data: { hiddenFromAi } });
+  return sourceOut(await sourceIn(id, sourceId));
 }
 
 export async function deleteSource({ actor }: SignedInCaller, kind: RoomKind, id: string, sourceId: string) {
   const { role } = await roomAccess(actor.user.id, kind, id, 'view');
   const row = await sourceIn(id, sourceId);
   if (row.uploadedById !== actor.user.id && !roomRoleCan(role, 'edit')) throw new ApiError('forbidden', 'Only its uploader or an editor may delete a source.');
-  await db.roomSource.delete({ where: { id: sourceId } });
+  const deleted = await db.roomSource.deleteMany({ where: { id: sourceId } });
+  if (deleted.count === 0) throw new ApiError('not_found', `No source "${sourceId.slice(0, 100)}" here.`);
 }
 
 // --- live-space images -----------------------------------------------------------
