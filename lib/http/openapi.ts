@@ -7,6 +7,7 @@ import { errorBody } from '../schemas/common.ts';
 import type { Endpoint } from '../schemas/endpoint.ts';
 import { endpoints } from '../schemas/index.ts';
 import { spacesApi } from '../schemas/spaces.ts';
+import { liveSpacesApi, roomsApi } from '../schemas/rooms.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request (bad_request)',
@@ -30,13 +31,20 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Spaces: create, list and change them, who may see them (visibility, password, guests, viewers), what changed lately, page views and visitor statistics.',
   'Spaces: publishing': 'Publishing versions of a space: plan a push, upload the missing bytes, commit; then read versions, files and their history.',
   'Spaces: uploads': 'One-off files kept beside a space: upload, list, download (directly or by a 5-minute link) and delete.',
+  Rooms:
+    'Rooms: a shared document of ordered pages with chat and presence over a WebSocket (ticket, then GET /v1/rooms/{id}/ws; see docs/realtime.md), people and invites, sources, and a Markdown export.',
+  'Live spaces': 'Live spaces: rooms under their own prefix and plan limit, with image blocks and no AI suggestions.',
 };
 
 // The routes whose body is raw bytes rather than JSON.
 const RAW_BODIES = new Map<Endpoint, string>([
   [spacesApi.putBlob, "The file's bytes; their sha256 must be the path's {sha256}."],
   [spacesApi.upload, 'The file\'s bytes; Content-Length is required. Any Content-Type may be sent: it is kept as the file\'s type (else it is guessed from the name).'],
+  [liveSpacesApi.image, "The image's bytes (PNG, JPEG, GIF, WebP or AVIF, named by Content-Type); Content-Length is required."],
 ]);
+
+// The routes whose body is multipart/form-data with one file in the field "file".
+const MULTIPART_BODIES = new Set<Endpoint>([roomsApi.upload, liveSpacesApi.upload]);
 
 const BINARY = { type: 'string', format: 'binary' } as const;
 
@@ -101,6 +109,13 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
     ...(endpoint.body && { requestBody: { required: true, content: { 'application/json': { schema: endpoint.body } } } }),
     ...(raw && {
       requestBody: { required: true, description: raw, content: { 'application/octet-stream': { schema: BINARY } } },
+    }),
+    ...(MULTIPART_BODIES.has(endpoint) && {
+      requestBody: {
+        required: true,
+        description: 'The file, in the field "file"; at most MAX_SOURCE_BYTES.',
+        content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: BINARY }, required: ['file'] } } },
+      },
     }),
     responses: { ...success, ...errors, ...COMMON_ERRORS },
   };
