@@ -79,6 +79,26 @@ const schema = z.object({
   BILLING_PRICE_ENTERPRISE: price.optional(),
   BILLING_PROVIDER_API_URL: url.optional(),
   BILLING_PLANS: z.string().min(1).optional(),
+  // Rooms and live spaces (lib/rooms, realtime/).
+  MAX_SOURCE_BYTES: z
+    .string()
+    .default('26214400')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number.isSafeInteger(Number(v)), 'must be a whole number of bytes, at least 1')
+    .transform(Number),
+  REALTIME_URL: z.url({ protocol: /^(wss?|https?)$/, error: 'must be a ws(s):// or http(s):// URL' }).transform((v) => v.replace(/\/+$/, '')).optional(),
+  REALTIME_PORT: z
+    .string()
+    .default('3001')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535, 'must be a whole number from 1 to 65535')
+    .transform(Number),
+  ROOM_MAX_CONNECTIONS: z
+    .string()
+    .default('100')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 100000, 'must be a whole number from 1 to 100000')
+    .transform(Number),
+  AI_BASE_URL: url.optional(),
+  AI_API_KEY: z.string().min(1).optional(),
+  AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
 });
 
 const limit = z.number().int().min(0).nullable();
@@ -152,6 +172,16 @@ export type Config = {
    * apply only with a billing provider (a self-hosted install is uncapped).
    */
   planTable: PlanTableOverrides | null;
+  /** Largest source file a room accepts. */
+  maxSourceBytes: number;
+  /** Where clients open room sockets when the realtime server runs apart (npm run realtime); else PUBLIC_URL. */
+  realtimeUrl: string | undefined;
+  /** The port of the standalone realtime server. */
+  realtimePort: number;
+  /** Sockets one room's document takes on one realtime node. */
+  roomMaxConnections: number;
+  /** An OpenAI-compatible endpoint for AI suggestions in rooms; off when unset. */
+  ai: { baseUrl: string; apiKey: string | undefined; model: string } | null;
 };
 
 export type BillingConfig = {
@@ -175,7 +205,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
       // Secrets are not repeated into logs.
-      const shown = /SECRET|SMTP_URL|REDIS_URL/.test(name) ? '(hidden)' : JSON.stringify(env[name] ?? '');
+      const shown = /SECRET|SMTP_URL|REDIS_URL|API_KEY/.test(name) ? '(hidden)' : JSON.stringify(env[name] ?? '');
       return `  ${name}=${shown}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -232,6 +262,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       apiUrl: e.BILLING_PROVIDER_API_URL ?? null,
     },
     planTable: typeof planTable === 'string' ? null : planTable,
+    maxSourceBytes: e.MAX_SOURCE_BYTES,
+    realtimeUrl: e.REALTIME_URL,
+    realtimePort: e.REALTIME_PORT,
+    roomMaxConnections: e.ROOM_MAX_CONNECTIONS,
+    ai: e.AI_BASE_URL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : null,
   };
 }
 

@@ -16,6 +16,13 @@ export const ID_PREFIX = {
   upload: 'upl',
   comment: 'cmt',
   commentRevision: 'cmr',
+  room: 'rm',
+  liveSpace: 'ls',
+  roomInvite: 'rmi',
+  roomMessage: 'msg',
+  roomReport: 'rpt',
+  roomSource: 'src',
+  roomImage: 'img',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

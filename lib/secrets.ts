@@ -10,6 +10,7 @@ export const SECRET_PREFIX = {
   workspaceInvite: 'atrw_',
   spaceAccess: 'atrp_',
   downloadTicket: 'atrt_',
+  roomInvite: 'atrr_',
 } as const;
 
 export function newSecret(kind: keyof typeof SECRET_PREFIX): string {

@@ -4,6 +4,7 @@
 // request, whoever answered it.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { config } from '../lib/config.ts';
 import { PEER_HEADER } from '../lib/http/client.ts';
 import { errorResponse } from '../lib/http/errors.ts';
@@ -18,6 +19,11 @@ const REQUEST_ID = /^[\w.:-]{1,64}$/;
 export type FrontServerOptions = {
   /** Answers what the server does not: the pages. Without it (tests), such paths are 404. */
   pages?: RequestListener;
+  /**
+   * Takes WebSocket upgrades (the realtime server's room sockets); returns
+   * false for an upgrade it does not want. Upgrades nobody takes are refused.
+   */
+  upgrades?: (request: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
 };
 
 type Answer = (request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string, rawPath: string) => Promise<void>;
@@ -80,6 +86,12 @@ export function createFrontServer(options: FrontServerOptions = {}): Server {
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
     const body = JSON.stringify({ error: tooLarge ? { code: 'too_large', message: 'The request headers are too large.' } : { code: 'bad_request', message: 'The request is malformed HTTP.' } });
     socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (options.upgrades?.(request, socket, head)) return;
+    // Other listeners (Next's dev server, for its hot reload) may take it.
+    if (server.listenerCount('upgrade') > 1) return;
+    socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
   });
   // A client that sends headers or a body too slowly is cut off rather than holding a socket for ever.
   server.headersTimeout = 30_000;

@@ -18,22 +18,33 @@ const { default: next } = await import('next');
 const { createFrontServer } = await import('./index.ts');
 const { config } = await import('../lib/config.ts');
 const { startStorageSweeper } = await import('../lib/storage/gc.ts');
+const { createRealtime } = await import('../realtime/server.ts');
 
 const dev = process.argv.includes('--dev');
 const app = next({ dev, dir: root, hostname: config.host, port: config.port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const server = createFrontServer({ pages: (request, response) => void handle(request, response) });
-if (dev) server.on('upgrade', app.getUpgradeHandler());
+// Room sockets: Next route handlers cannot take upgrades, so the front server
+// hands them to the realtime server (which can also run alone: npm run realtime).
+const realtime = createRealtime();
+const server = createFrontServer({ pages: (request, response) => void handle(request, response), upgrades: realtime.handleUpgrade });
+if (dev) {
+  const nextUpgrade = app.getUpgradeHandler();
+  server.on('upgrade', (request, socket, head) => {
+    if (!/^\/v1\/(rooms|live-spaces)\/[^/]+\/ws(\?|$)/.test(request.url ?? '')) void nextUpgrade(request, socket, head);
+  });
+}
 server.listen(config.port, config.host);
 // Reclaims unreferenced blobs and stale temporary files (safe to run on every instance at once).
 const stopSweeper = startStorageSweeper();
 
-const stop = () => {
+const stop = async () => {
   stopSweeper();
+  // Every document is stored before the process ends (realtime.stop waits for it).
+  await realtime.stop();
   server.close(() => process.exit(0));
   server.closeAllConnections();
 };
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

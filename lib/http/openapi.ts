@@ -8,6 +8,7 @@ import type { Endpoint } from '../schemas/endpoint.ts';
 import { endpoints } from '../schemas/index.ts';
 import { billingApi } from '../schemas/billing.ts';
 import { spacesApi } from '../schemas/spaces.ts';
+import { liveSpacesApi, roomsApi } from '../schemas/rooms.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request (bad_request)',
@@ -35,6 +36,9 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     "A workspace's plan, its usage against the plan's limits, changing the plan through the billing provider (Stripe), its customer portal, and the provider's signed webhook. Without a provider the server enforces no plan limits unless its operator sets them.",
   'Spaces: comments':
     'Threads anchored to a quote of a published file (W3C text quote and position selectors, re-anchored in later versions), replies, resolution, edits with revisions, and guests who prove authorship with a key.',
+  Rooms:
+    'Rooms: a shared document of ordered pages with chat and presence over a WebSocket (ticket, then GET /v1/rooms/{id}/ws; see docs/realtime.md), people and invites, sources, and a Markdown export.',
+  'Live spaces': 'Live spaces: rooms under their own prefix and plan limit, with image blocks and no AI suggestions.',
 };
 
 // The routes whose body is raw bytes rather than JSON.
@@ -42,7 +46,11 @@ const RAW_BODIES = new Map<Endpoint, string>([
   [spacesApi.putBlob, "The file's bytes; their sha256 must be the path's {sha256}."],
   [spacesApi.upload, 'The file\'s bytes; Content-Length is required. Any Content-Type may be sent: it is kept as the file\'s type (else it is guessed from the name).'],
   [billingApi.webhook, "A Stripe event, exactly as Stripe sent it (JSON): its Stripe-Signature header is checked against these bytes."],
+  [liveSpacesApi.image, "The image's bytes (PNG, JPEG, GIF, WebP or AVIF, named by Content-Type); Content-Length is required."],
 ]);
+
+// The routes whose body is multipart/form-data with one file in the field "file".
+const MULTIPART_BODIES = new Set<Endpoint>([roomsApi.upload, liveSpacesApi.upload]);
 
 const BINARY = { type: 'string', format: 'binary' } as const;
 
@@ -107,6 +115,13 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
     ...(endpoint.body && { requestBody: { required: true, content: { 'application/json': { schema: endpoint.body } } } }),
     ...(raw && {
       requestBody: { required: true, description: raw, content: { 'application/octet-stream': { schema: BINARY } } },
+    }),
+    ...(MULTIPART_BODIES.has(endpoint) && {
+      requestBody: {
+        required: true,
+        description: 'The file, in the field "file"; at most MAX_SOURCE_BYTES.',
+        content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: BINARY }, required: ['file'] } } },
+      },
     }),
     responses: { ...success, ...errors, ...COMMON_ERRORS },
   };

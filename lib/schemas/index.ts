@@ -4,6 +4,7 @@ import { authApi } from './auth.ts';
 import { billingApi } from './billing.ts';
 import { commentsApi } from './comments.ts';
 import type { Endpoint } from './endpoint.ts';
+import { liveSpacesApi, roomsApi } from './rooms.ts';
 import { spacesApi } from './spaces.ts';
 import { workspacesApi } from './workspaces.ts';
 
@@ -14,4 +15,6 @@ export const endpoints: Endpoint[] = [
   ...Object.values(spacesApi),
   ...Object.values(billingApi),
   ...Object.values(commentsApi),
+  ...Object.values(roomsApi),
+  ...Object.values(liveSpacesApi),
 ];

@@ -42,6 +42,10 @@ const WS_ADMIN = row('ok', 'ok', 403, 403, 404, 404, 401);
 const VIEW_HIDDEN = row('ok', 'ok', 'ok', 'ok', 404, 404, 404);
 const PUSH_HIDDEN = row('ok', 'ok', 'ok', 403, 404, 404, 401);
 const ADMIN_HIDDEN = row('ok', 'ok', 403, 403, 404, 404, 401);
+// Room routes (their own roles, see roomRules below).
+const ROOM_VIEW = row('ok', 'ok', 'ok', 'ok', 404, 404, 401);
+const ROOM_EDIT = row('ok', 'ok', 'ok', 403, 404, 404, 401);
+const ROOM_MANAGE = row('ok', 'ok', 403, 403, 404, 404, 401);
 // On a public space everyone may see it, so refusals are 403.
 const VIEW_PUBLIC = ANYONE;
 const PUSH_PUBLIC = row('ok', 'ok', 'ok', 403, 403, 403, 401);
@@ -143,7 +147,43 @@ const rules: Record<string, Rule> = {
   'commentsApi.revisions': view,
   'commentsApi.resolve': { members: COMMENT_PUSH_HIDDEN, public: PUSH_PUBLIC, password: row('ok', 'ok', 'ok', 403, 401, 401, 401) },
   'commentsApi.unresolve': { members: COMMENT_PUSH_HIDDEN, public: PUSH_PUBLIC, password: row('ok', 'ok', 'ok', 403, 401, 401, 401) },
+  ...roomRules('roomsApi'),
+  ...roomRules('liveSpacesApi'),
+  'liveSpacesApi.image': ROOM_EDIT,
+  'liveSpacesApi.imageRaw': ROOM_VIEW,
 };
+
+// Room routes, on a room of the workspace with no link access: workspace
+// owners and admins are the room's owners, members its editors, viewers its
+// commenters (docs/decisions.md); nobody else learns the room exists.
+function roomRules(api: string): Record<string, Rule> {
+  return {
+    [`${api}.list`]: SELF,
+    [`${api}.create`]: WS_PUSH,
+    [`${api}.get`]: ROOM_VIEW,
+    [`${api}.patch`]: ROOM_MANAGE,
+    [`${api}.delete`]: ROOM_MANAGE,
+    [`${api}.markdown`]: ROOM_VIEW,
+    [`${api}.reportMessage`]: ROOM_VIEW,
+    // The message is the owner's: its author, or those who manage.
+    [`${api}.deleteMessage`]: ROOM_MANAGE,
+    [`${api}.ticket`]: ROOM_VIEW,
+    [`${api}.people`]: ROOM_VIEW,
+    [`${api}.addPerson`]: ROOM_MANAGE,
+    [`${api}.changeRole`]: ROOM_MANAGE,
+    [`${api}.removePerson`]: ROOM_MANAGE,
+    [`${api}.revokeInvite`]: ROOM_MANAGE,
+    // The link is the credential: anyone signed in who holds it joins.
+    [`${api}.acceptInvite`]: SELF,
+    [`${api}.sources`]: ROOM_VIEW,
+    // Commenters (workspace viewers) may attach sources.
+    [`${api}.upload`]: ROOM_VIEW,
+    [`${api}.sourceRaw`]: ROOM_VIEW,
+    [`${api}.patchSource`]: ROOM_EDIT,
+    // The source is the owner's: its uploader, or editors.
+    [`${api}.deleteSource`]: ROOM_EDIT,
+  };
+}
 
 /**
  * Rules that one example per endpoint cannot show: the same endpoint called
@@ -235,6 +275,7 @@ describe('the authorization matrix', () => {
         query: example.query,
         body: example.body,
         raw: example.raw,
+        headers: example.headers,
       });
       const where = `${c.id} as ${c.role}${'owner' in rules[c.id] ? '' : ` on the ${c.space} space`}: ${c.endpoint.method} ${target}`;
       if (!matches(c.expected, answer.status)) return `${where}: expected ${c.expected}, got ${answer.status} ${answer.text.slice(0, 200)}`;
@@ -246,7 +287,7 @@ describe('the authorization matrix', () => {
     });
     console.log(`authorization matrix: ${calls.length} calls`);
     expect(problems.filter(Boolean)).toEqual([]);
-  });
+  }, 120_000);
 
   it('answers the variants of endpoints as the spec says: leaving, web-session routes with an API token, owners made only by owners', async () => {
     const byId = new Map([...ids].map(([endpoint, id]) => [id, endpoint]));

@@ -173,7 +173,7 @@ function casesFor(id: string, endpoint: Endpoint, example: Example, fresh: (() =
   const jsonBody = endpoint.body ? JSON.stringify(example.body ?? {}) : undefined;
   const base = { method: endpoint.method, auth: 'caller' as const, fresh };
   const validBody = example.raw ?? jsonBody;
-  const bodyHeaders = example.raw ? {} : jsonBody !== undefined ? JSON_TYPE : {};
+  const bodyHeaders = example.raw ? (example.headers ?? {}) : jsonBody !== undefined ? JSON_TYPE : {};
   const add = (c: Omit<Case, 'method' | 'auth'> & Partial<Pick<Case, 'method' | 'auth'>>) => cases.push({ ...base, ...c });
 
   // Path segments: bad escapes, NUL and surrogates, dot segments, in each one.

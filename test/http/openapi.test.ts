@@ -77,11 +77,13 @@ describe('the OpenAPI document', () => {
         rawBodies.push(key);
       }
     }
-    expect(rawBodies.sort()).toEqual(['POST /v1/billing/webhook', 'POST /v1/spaces/{id}/uploads', 'PUT /v1/spaces/{id}/blobs/{sha256}']);
+    expect(rawBodies.sort()).toEqual(['POST /v1/billing/webhook', 'POST /v1/live-spaces/{id}/images', 'POST /v1/spaces/{id}/uploads', 'PUT /v1/spaces/{id}/blobs/{sha256}']);
     // These take no body at all.
     expect(noBody.sort()).toEqual([
       'POST /v1/comments/{id}/resolve',
       'POST /v1/comments/{id}/unresolve',
+      'POST /v1/live-spaces/{id}/ticket',
+      'POST /v1/rooms/{id}/ticket',
       'POST /v1/workspaces/{slug}/accept',
       'POST /v1/workspaces/{slug}/billing/keep',
       'POST /v1/workspaces/{slug}/billing/portal',

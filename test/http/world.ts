@@ -11,6 +11,7 @@ import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import type { Endpoint } from '@/lib/schemas/endpoint.ts';
 import { endpoints } from '@/lib/schemas/index.ts';
+import { postMessage } from '@/lib/rooms/messages.ts';
 import { rawRequest, type RawAnswer } from './raw.ts';
 
 // --- endpoint ids -------------------------------------------------------------
@@ -56,6 +57,15 @@ export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
 export type Person = { id: string; handle: string; token: string; web: string };
 
 export type SpaceKind = 'members' | 'public' | 'password';
+export type RoomKind = 'room' | 'live';
+export const ROOM_PREFIX: Record<RoomKind, string> = { room: 'rooms', live: 'live-spaces' };
+
+/** A multipart/form-data body holding one file in the field "file". */
+export function multipartFile(name: string, type: string, content: string | Buffer): { body: Buffer; type: string } {
+  const boundary = `----atrium${Math.random().toString(36).slice(2)}`;
+  const head = `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: ${type}\r\n\r\n`;
+  return { body: Buffer.concat([Buffer.from(head), Buffer.from(content), Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
+}
 export const SPACE_PASSWORD = 'open sesame';
 
 export const FILES = { 'index.html': '<h1>Hello</h1>\n', 'docs/guide.md': '# Guide\n' } as const;
@@ -87,6 +97,9 @@ export class World {
   workspaceId = '';
   inviteToken = '';
   userCode = '';
+  /** A room and a live space of the workspace, made by its owner, with a source each. */
+  rooms = {} as Record<RoomKind, string>;
+  sources = {} as Record<RoomKind, string>;
   private counter = 0;
 
   readonly origin: string;
@@ -165,6 +178,35 @@ export class World {
     return json.id;
   }
 
+  /** A chat message in a room, by `author` (the owner unless given). */
+  async roomMessage(kind: RoomKind, author: Person = this.people.owner): Promise<string> {
+    return postMessage(this.rooms[kind], { id: author.id, handle: author.handle }, `hello ${Math.random()}`);
+  }
+
+  /** A pending e-mail invite into a room: its id and its token. */
+  async roomInvite(kind: RoomKind): Promise<{ id: string; token: string }> {
+    const { invite } = await this.must(200, 'POST', `/v1/${ROOM_PREFIX[kind]}/${this.rooms[kind]}/people`, { as: this.people.owner, body: { to: `${this.handle()}@example.com`, role: 'viewer' } });
+    return { id: invite.id, token: invite.url.split('/').pop() };
+  }
+
+  /** Someone added to a room by handle. */
+  async roomGuest(kind: RoomKind): Promise<Person> {
+    const person = await this.signIn();
+    await this.must(200, 'POST', `/v1/${ROOM_PREFIX[kind]}/${this.rooms[kind]}/people`, { as: this.people.owner, body: { to: person.handle, role: 'viewer' } });
+    return person;
+  }
+
+  async roomSource(kind: RoomKind): Promise<string> {
+    const { body, type } = multipartFile('notes.txt', 'text/plain', `notes ${Math.random()}\n`);
+    const json = await this.must(200, 'POST', `/v1/${ROOM_PREFIX[kind]}/${this.rooms[kind]}/sources`, { as: this.people.owner, raw: body, headers: { 'content-type': type } });
+    return json.id;
+  }
+
+  async liveImage(): Promise<string> {
+    const json = await this.must(200, 'POST', `/v1/live-spaces/${this.rooms.live}/images`, { as: this.people.owner, raw: PNG, headers: { 'content-type': 'image/png' } });
+    return json.id;
+  }
+
   async cliStart(): Promise<{ userCode: string; deviceCode: string }> {
     return this.must(200, 'POST', '/v1/auth/cli/start', { body: { label: 'laptop' } });
   }
@@ -199,6 +241,11 @@ export class World {
     await this.must(200, 'PATCH', `/v1/spaces/${this.spaces.password}`, { as: owner, body: { password: SPACE_PASSWORD } });
     this.inviteToken = (await this.inviteLink()).token;
     this.userCode = (await this.cliStart()).userCode;
+    for (const kind of ['room', 'live'] as const) {
+      const room = await this.must(200, 'POST', `/v1/${ROOM_PREFIX[kind]}`, { as: owner, body: { workspace: this.slug, name: `A ${kind}`, template: 'notes' } });
+      this.rooms[kind] = room.id;
+      this.sources[kind] = await this.roomSource(kind);
+    }
     return this;
   }
 }
@@ -211,6 +258,7 @@ export type Example = {
   query?: Record<string, string>;
   body?: unknown;
   raw?: Buffer;
+  headers?: Record<string, string>;
   /** Send the caller's web session instead of the API token. */
   web?: boolean;
   as?: Person | null;
@@ -316,7 +364,49 @@ export const examples: Record<string, ExampleEntry> = {
   'commentsApi.revisions': { build: (w, _role, space) => ({ params: { id: w.comments[space] } }), space: 'public' },
   'commentsApi.resolve': { build: (w, _role, space) => ({ params: { id: w.comments[space] } }), space: 'public' },
   'commentsApi.unresolve': { build: (w, _role, space) => ({ params: { id: w.comments[space] } }), space: 'public' },
+  ...roomExamples('roomsApi', 'room'),
+  ...roomExamples('liveSpacesApi', 'live'),
+  'liveSpacesApi.image': me((w) => ({ params: { id: w.rooms.live }, raw: PNG, headers: { 'content-type': 'image/png' } })),
+  'liveSpacesApi.imageRaw': { fresh: true, build: async (w) => ({ params: { id: w.rooms.live, imageId: await w.liveImage() } }) },
 };
+
+/** A 1×1 transparent PNG. */
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+/** The same examples for the room routes of both prefixes. */
+function roomExamples(api: string, kind: RoomKind): Record<string, ExampleEntry> {
+  const inRoom = (extra: (w: World) => Example | Promise<Example> = () => ({})): Build => async (w) => {
+    const more = await extra(w);
+    return { ...more, params: { id: w.rooms[kind], ...more.params } };
+  };
+  const fresh = (build: Build): ExampleEntry => ({ fresh: true, build });
+  return {
+    [`${api}.list`]: me((w) => ({ query: { workspace: w.slug } })),
+    [`${api}.create`]: me((w) => ({ body: { workspace: w.slug, name: 'Another', template: 'brief' } })),
+    [`${api}.get`]: me(inRoom()),
+    [`${api}.patch`]: me(inRoom(() => ({ body: { description: 'What we do here' } }))),
+    [`${api}.delete`]: fresh(async (w) => ({ params: { id: (await w.must(200, 'POST', `/v1/${ROOM_PREFIX[kind]}`, { as: w.people.owner, body: { workspace: w.slug } })).id } })),
+    [`${api}.markdown`]: me(inRoom()),
+    [`${api}.reportMessage`]: fresh(inRoom(async (w) => ({ params: { messageId: await w.roomMessage(kind) }, body: { reason: 'spam' } }))),
+    [`${api}.deleteMessage`]: fresh(inRoom(async (w) => ({ params: { messageId: await w.roomMessage(kind) } }))),
+    [`${api}.ticket`]: me(inRoom()),
+    [`${api}.people`]: me(inRoom()),
+    [`${api}.addPerson`]: fresh(inRoom(async (w) => ({ body: { to: (await w.signIn()).handle, role: 'commenter' } }))),
+    [`${api}.changeRole`]: fresh(inRoom(async (w) => ({ params: { handle: (await w.roomGuest(kind)).handle }, body: { role: 'editor' } }))),
+    [`${api}.removePerson`]: fresh(inRoom(async (w) => ({ params: { handle: (await w.roomGuest(kind)).handle } }))),
+    [`${api}.revokeInvite`]: fresh(inRoom(async (w) => ({ params: { inviteId: (await w.roomInvite(kind)).id } }))),
+    // Joining changes the caller: a fresh person in the role.
+    [`${api}.acceptInvite`]: fresh(async (w, role) => ({ as: await w.fresh(role), body: { token: (await w.roomInvite(kind)).token } })),
+    [`${api}.sources`]: me(inRoom()),
+    [`${api}.upload`]: me(inRoom(() => {
+      const { body, type } = multipartFile('brief.md', 'text/markdown', '# Brief\n\nShip it.\n');
+      return { raw: body, headers: { 'content-type': type } };
+    })),
+    [`${api}.sourceRaw`]: me(inRoom((w) => ({ params: { sourceId: w.sources[kind] } }))),
+    [`${api}.patchSource`]: me(inRoom((w) => ({ params: { sourceId: w.sources[kind] }, body: { hiddenFromAi: false } }))),
+    [`${api}.deleteSource`]: fresh(inRoom(async (w) => ({ params: { sourceId: await w.roomSource(kind) } }))),
+  };
+}
 
 /** Whether an endpoint acts on a space (its path has the space's id). */
 export const isSpaceRoute = (e: Endpoint) => e.path.startsWith('/v1/spaces/{id}');

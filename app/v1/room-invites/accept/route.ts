@@ -1,0 +1,5 @@
+import { route } from '@/lib/http/route.ts';
+import { roomsApi } from '@/lib/schemas/rooms.ts';
+import { acceptRoomInvite } from '@/lib/rooms/people.ts';
+
+export const POST = route(roomsApi.acceptInvite, async ({ caller, body }) => ({ roomId: await acceptRoomInvite(caller, 'room', body.token) }));

@@ -1,0 +1,75 @@
+// Who may do what in a room or live space. A person's room role is the highest
+// of three grants:
+//   - their workspace role: owner and admin -> owner, member -> editor,
+//     viewer -> commenter (workspace viewers may comment, capabilities.ts);
+//   - a role given in the room itself (RoomMember: added by handle or by an
+//     accepted invite), which also lets people outside the workspace in;
+//   - the room's linkAccess, for anyone signed in who has the room's link.
+// Room roles carry the capabilities view, comment, edit and manage, one
+// meaning each as in capabilities.ts. Rooms the caller cannot view are 404.
+import { db, type PrismaClient } from '../db/client.ts';
+import type { RoomKind, RoomLinkAccess, RoomRole, WorkspaceRole } from '../db/generated/client.ts';
+import { ApiError } from '../http/errors.ts';
+
+export type RoomCapability = 'view' | 'comment' | 'edit' | 'manage';
+export type RoomCaps = Record<RoomCapability, boolean>;
+
+export const ROOM_ROLES: RoomRole[] = ['viewer', 'commenter', 'editor', 'owner'];
+
+const ROOM_ROLE_CAPS: Record<RoomRole, RoomCapability[]> = {
+  owner: ['view', 'comment', 'edit', 'manage'],
+  editor: ['view', 'comment', 'edit'],
+  commenter: ['view', 'comment'],
+  viewer: ['view'],
+};
+
+export const WORKSPACE_TO_ROOM: Record<WorkspaceRole, RoomRole> = { owner: 'owner', admin: 'owner', member: 'editor', viewer: 'commenter' };
+
+export function roomRoleCan(role: RoomRole | null, capability: RoomCapability): boolean {
+  return role !== null && ROOM_ROLE_CAPS[role].includes(capability);
+}
+
+export function capsOf(role: RoomRole | null): RoomCaps {
+  return { view: roomRoleCan(role, 'view'), comment: roomRoleCan(role, 'comment'), edit: roomRoleCan(role, 'edit'), manage: roomRoleCan(role, 'manage') };
+}
+
+export function higherRole(a: RoomRole | null, b: RoomRole | null): RoomRole | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return ROOM_ROLES.indexOf(a) >= ROOM_ROLES.indexOf(b) ? a : b;
+}
+
+export function roleOf(grants: { workspaceRole: WorkspaceRole | null; roomRole: RoomRole | null; linkAccess: RoomLinkAccess }): RoomRole | null {
+  const link = grants.linkAccess === 'none' ? null : grants.linkAccess;
+  return higherRole(higherRole(grants.workspaceRole ? WORKSPACE_TO_ROOM[grants.workspaceRole] : null, grants.roomRole), link);
+}
+
+export const KIND_NOUN: Record<RoomKind, string> = { room: 'room', live: 'live space' };
+
+export function roomNotFound(kind: RoomKind, id: string): ApiError {
+  return new ApiError('not_found', `No ${KIND_NOUN[kind]} "${id.slice(0, 100)}" (or you cannot see it).`);
+}
+
+type Client = Pick<PrismaClient, 'room'>;
+
+export const roomAccessSelect = (userId: string) =>
+  ({
+    id: true,
+    kind: true,
+    linkAccess: true,
+    workspaceId: true,
+    members: { where: { userId }, select: { role: true } },
+    workspace: { select: { id: true, slug: true, name: true, plan: true, memberships: { where: { userId, status: 'accepted' }, select: { role: true } } } },
+  }) as const;
+
+/** The room and the caller's role in it; 404 without view, 403 without `capability`. */
+export async function roomAccess(userId: string, kind: RoomKind, id: string, capability: RoomCapability, client: Client = db) {
+  const room = await client.room.findUnique({ where: { id }, select: roomAccessSelect(userId) });
+  if (!room || room.kind !== kind) throw roomNotFound(kind, id);
+  const role = roleOf({ workspaceRole: room.workspace.memberships[0]?.role ?? null, roomRole: room.members[0]?.role ?? null, linkAccess: room.linkAccess });
+  if (!roomRoleCan(role, 'view')) throw roomNotFound(kind, id);
+  if (!roomRoleCan(role, capability)) {
+    throw new ApiError('forbidden', `This needs ${capability} in this ${KIND_NOUN[kind]}; your role is ${role}.`);
+  }
+  return { room, role: role! };
+}

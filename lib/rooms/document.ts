@@ -1,0 +1,154 @@
+// The shared document of a room: one Yjs document holding ordered pages.
+//   pages            Y.Array<Y.Map>  each { id, title }, in order
+//   page:<id>        Y.XmlFragment   the page's content, as Tiptap's
+//                                    Collaboration extension writes it
+//                                    (StarterKit nodes: paragraph, heading,
+//                                    bulletList, codeBlock, …)
+// The web editor binds one fragment per page; the server reads the same
+// structure to export Markdown and writes it to seed templates.
+import { getSchema, type JSONContent } from '@tiptap/core';
+import StarterKit from '@tiptap/starter-kit';
+import { prosemirrorJSONToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-tiptap';
+import { defaultMarkdownSerializer, MarkdownSerializer } from 'prosemirror-markdown';
+import * as Y from 'yjs';
+import { randomUUID } from 'node:crypto';
+
+export const schema = getSchema([StarterKit.configure({ undoRedo: false })]);
+
+export const PAGES = 'pages';
+export const pageField = (pageId: string) => `page:${pageId}`;
+
+export type Page = { id: string; title: string };
+
+export function pagesOf(doc: Y.Doc): Page[] {
+  return doc
+    .getArray<Y.Map<string>>(PAGES)
+    .toArray()
+    .map((m) => ({ id: String(m.get('id')), title: String(m.get('title') ?? 'Untitled') }));
+}
+
+export function addPage(doc: Y.Doc, title: string, content: JSONContent[]): string {
+  const id = randomUUID().slice(0, 8);
+  doc.transact(() => {
+    const page = new Y.Map<string>();
+    page.set('id', id);
+    page.set('title', title);
+    doc.getArray<Y.Map<string>>(PAGES).push([page]);
+    prosemirrorJSONToYXmlFragment(schema, { type: 'doc', content: content.length ? content : [{ type: 'paragraph' }] }, doc.getXmlFragment(pageField(id)));
+  });
+  return id;
+}
+
+// --- templates ---------------------------------------------------------------
+
+const p = (value: string): JSONContent => (value ? { type: 'paragraph', content: [{ type: 'text', text: value }] } : { type: 'paragraph' });
+const h = (level: number, value: string): JSONContent => ({ type: 'heading', attrs: { level }, content: [{ type: 'text', text: value }] });
+const ul = (...items: string[]): JSONContent => ({ type: 'bulletList', content: items.map((item) => ({ type: 'listItem', content: [p(item)] })) });
+const todo = (...items: string[]) => ul(...items.map((item) => `[ ] ${item}`));
+
+type Template = { title: string; pages: { title: string; content: JSONContent[] }[] };
+
+/** Starting documents offered at creation (`template`). */
+export const TEMPLATES: Record<string, Template> = {
+  blank: { title: 'Untitled', pages: [{ title: 'Page 1', content: [] }] },
+  notes: {
+    title: 'Meeting notes',
+    pages: [{ title: 'Notes', content: [h(1, 'Meeting notes'), h(2, 'Attendees'), ul(''), h(2, 'Agenda'), ul(''), h(2, 'Decisions'), ul(''), h(2, 'Actions'), todo('')] }],
+  },
+  brief: {
+    title: 'Project brief',
+    pages: [
+      { title: 'Brief', content: [h(1, 'Project brief'), h(2, 'Problem'), p(''), h(2, 'Goals'), ul(''), h(2, 'Non-goals'), ul(''), h(2, 'Plan'), p('')] },
+      { title: 'Open questions', content: [h(1, 'Open questions'), ul('')] },
+    ],
+  },
+  retro: {
+    title: 'Retrospective',
+    pages: [{ title: 'Retro', content: [h(1, 'Retrospective'), h(2, 'What went well'), ul(''), h(2, 'What did not'), ul(''), h(2, 'What we will change'), todo('')] }],
+  },
+  app: {
+    title: 'App idea',
+    pages: [
+      { title: 'Idea', content: [h(1, 'App idea'), h(2, 'Who it is for'), p(''), h(2, 'What it does'), ul(''), h(2, 'Screens'), ul('')] },
+      { title: 'Data', content: [h(1, 'Data'), p('Tables and fields the app keeps.')] },
+    ],
+  },
+};
+
+/**
+ * The first state of a room's document: the template's pages, and the prompt
+ * (when given) as the opening paragraph of the first page, quoted, so everyone
+ * who joins sees what the room is for.
+ */
+export function initialDocument(templateName: string | null, prompt: string | null): { state: Uint8Array; title: string } {
+  const template = TEMPLATES[templateName ?? 'blank'] ?? TEMPLATES.blank;
+  const doc = new Y.Doc();
+  template.pages.forEach((page, i) => {
+    const content = i === 0 && prompt ? [{ type: 'blockquote', content: prompt.split(/\n{2,}/).map((part) => p(part.replace(/\n/g, ' '))) }, ...page.content] : page.content;
+    addPage(doc, page.title, content);
+  });
+  const state = Y.encodeStateAsUpdate(doc);
+  doc.destroy();
+  return { state, title: template.title };
+}
+
+// --- Markdown ----------------------------------------------------------------
+
+const d = defaultMarkdownSerializer;
+
+// prosemirror-markdown's serializer, with Tiptap's node and mark names.
+const serializer = new MarkdownSerializer(
+  {
+    doc: (state, node) => state.renderContent(node),
+    paragraph: d.nodes.paragraph,
+    text: d.nodes.text,
+    heading: d.nodes.heading,
+    blockquote: d.nodes.blockquote,
+    codeBlock: (state, node) => {
+      const fence = node.textContent.includes('```') ? '~~~' : '```';
+      state.write(`${fence}${node.attrs.language ?? ''}\n`);
+      state.text(node.textContent, false);
+      state.ensureNewLine();
+      state.write(fence);
+      state.closeBlock(node);
+    },
+    horizontalRule: d.nodes.horizontal_rule,
+    hardBreak: d.nodes.hard_break,
+    bulletList: d.nodes.bullet_list,
+    orderedList: (state, node) => {
+      // Tiptap names the first number `start`, as prosemirror-markdown's own schema calls it `order`.
+      const start = node.attrs.start ?? 1;
+      const width = String(start + node.childCount - 1).length;
+      const space = ' '.repeat(width + 2);
+      state.renderList(node, space, (i) => {
+        const n = String(start + i);
+        return `${' '.repeat(width - n.length)}${n}. `;
+      });
+    },
+    listItem: d.nodes.list_item,
+  },
+  {
+    bold: d.marks.strong,
+    italic: d.marks.em,
+    code: d.marks.code,
+    link: d.marks.link,
+    strike: { open: '~~', close: '~~', mixable: true, expelEnclosingWhitespace: true },
+    underline: { open: '', close: '' },
+  },
+);
+
+/** One page as Markdown. */
+export function pageMarkdown(doc: Y.Doc, pageId: string): string {
+  const node = yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(pageField(pageId)), schema);
+  return serializer.serialize(node);
+}
+
+/** Every page, each under its title, in order. */
+export function documentMarkdown(state: Uint8Array | null, name: string): string {
+  const doc = new Y.Doc();
+  if (state) Y.applyUpdate(doc, state);
+  const parts = [`# ${name}`];
+  for (const page of pagesOf(doc)) parts.push(`## ${page.title}`, pageMarkdown(doc, page.id).trim());
+  doc.destroy();
+  return `${parts.filter(Boolean).join('\n\n')}\n`;
+}

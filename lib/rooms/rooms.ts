@@ -1,0 +1,242 @@
+// Rooms and live spaces: records, creation under the plan's limit, settings,
+// deletion, the Markdown export and the WebSocket ticket. Both prefixes call
+// these with their `kind`; a room asked for under the other prefix is 404.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { SignedInCaller } from '../access/caller.ts';
+import { capsOf, roleOf, roomAccess, roomNotFound } from '../access/rooms.ts';
+import { workspaceAccess } from '../access/workspaces.ts';
+import { serverSecret } from '../auth/server-secret.ts';
+import { limitsOf, requireUnderLimit } from '../billing/plans.ts';
+import { config } from '../config.ts';
+import { db } from '../db/client.ts';
+import type { RoomKind, RoomLinkAccess, RoomRole } from '../db/generated/client.ts';
+import { ApiError } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import { TICKET_SECONDS, type LiveSpace, type Room } from '../schemas/rooms.ts';
+import { publishRoomEvent } from './bus.ts';
+import { documentMarkdown, initialDocument, TEMPLATES } from './document.ts';
+import { addPeople } from './people.ts';
+
+export const PREFIX: Record<RoomKind, string> = { room: 'rooms', live: 'live-spaces' };
+
+const recordSelect = (userId: string) =>
+  ({
+    id: true,
+    kind: true,
+    name: true,
+    icon: true,
+    description: true,
+    template: true,
+    linkAccess: true,
+    aiSuggest: true,
+    latestVersion: true,
+    lastActivity: true,
+    lastActivityAt: true,
+    createdAt: true,
+    members: { where: { userId }, select: { role: true } },
+    workspace: { select: { id: true, slug: true, name: true, memberships: { where: { userId, status: 'accepted' }, select: { role: true } } } },
+  }) as const;
+
+type RecordRow = {
+  id: string;
+  kind: RoomKind;
+  name: string;
+  icon: string | null;
+  description: string | null;
+  template: string | null;
+  linkAccess: RoomLinkAccess;
+  aiSuggest: boolean;
+  latestVersion: number;
+  lastActivity: string | null;
+  lastActivityAt: Date | null;
+  createdAt: Date;
+  members: { role: RoomRole }[];
+  workspace: { id: string; slug: string; name: string; memberships: { role: import('../db/generated/client.ts').WorkspaceRole }[] };
+};
+
+export function roomPath(kind: RoomKind, id: string) {
+  return `/${PREFIX[kind]}/${id}`;
+}
+
+function toRecord(row: RecordRow): Room | LiveSpace {
+  const role = roleOf({ workspaceRole: row.workspace.memberships[0]?.role ?? null, roomRole: row.members[0]?.role ?? null, linkAccess: row.linkAccess })!;
+  const path = roomPath(row.kind, row.id);
+  const record: LiveSpace = {
+    id: row.id,
+    name: row.name,
+    icon: row.icon,
+    description: row.description,
+    template: row.template,
+    workspace: { id: row.workspace.id, slug: row.workspace.slug, name: row.workspace.name },
+    role,
+    caps: capsOf(role),
+    linkAccess: row.linkAccess,
+    latestVersion: row.latestVersion,
+    lastActivity: row.lastActivity,
+    lastActivityAt: row.lastActivityAt?.getTime() ?? null,
+    // Apps are built from rooms by the apps area; none exist until it lands.
+    appCount: 0,
+    path,
+    url: `${config.publicUrl}${path}`,
+    createdAt: row.createdAt.getTime(),
+  };
+  return row.kind === 'room' ? { ...record, aiSuggest: row.aiSuggest } : record;
+}
+
+async function recordOf(userId: string, id: string) {
+  return toRecord(await db.room.findUniqueOrThrow({ where: { id }, select: recordSelect(userId) }));
+}
+
+/** Rooms the caller can view: those of their workspaces and those they were added to (link access alone lists nothing: the link is the way in). */
+export async function listRooms({ actor }: SignedInCaller, kind: RoomKind, workspace?: string) {
+  const userId = actor.user.id;
+  const rows = await db.room.findMany({
+    where: {
+      kind,
+      ...(workspace ? { workspace: { slug: workspace } } : {}),
+      OR: [{ workspace: { memberships: { some: { userId, status: 'accepted' } } } }, { members: { some: { userId } } }],
+    },
+    select: recordSelect(userId),
+    orderBy: [{ lastActivityAt: { sort: 'desc', nulls: 'last' } }, { createdAt: 'desc' }],
+    take: 500,
+  });
+  return rows.map(toRecord);
+}
+
+export async function getRoom({ actor }: SignedInCaller, kind: RoomKind, id: string) {
+  await roomAccess(actor.user.id, kind, id, 'view');
+  return recordOf(actor.user.id, id);
+}
+
+export type CreateRoomInput = {
+  workspace: string;
+  name?: string;
+  prompt?: string;
+  template?: string;
+  invites: { to: string; role: Exclude<RoomRole, 'owner'> }[];
+  build: boolean;
+  aiSuggest?: boolean;
+};
+
+export async function createRoom(caller: SignedInCaller, kind: RoomKind, input: CreateRoomInput) {
+  const { actor } = caller;
+  if (input.template !== undefined && !TEMPLATES[input.template]) {
+    throw new ApiError('bad_request', `body.template: must be one of ${Object.keys(TEMPLATES).join(', ')}.`);
+  }
+  if (input.build) throw new ApiError('bad_request', 'body.build: building apps from rooms is not available on this server yet.');
+  const { state, title } = initialDocument(input.template ?? null, input.prompt ?? null);
+  const name = input.name ?? (input.prompt ? input.prompt.split('\n')[0].slice(0, 100).trim() || title : title);
+  // The count and the insert run under the workspace row's lock, so two
+  // creations racing for the last slot cannot both pass the limit.
+  const id = await db.$transaction(async (tx) => {
+    const { workspace } = await workspaceAccess(actor.user.id, input.workspace, 'edit', tx);
+    await tx.$executeRaw`SELECT 1 FROM "Workspace" WHERE id = ${workspace.id} FOR UPDATE`;
+    const key = kind === 'room' ? 'rooms' : 'liveSpaces';
+    if (limitsOf(workspace)[key] !== null) requireUnderLimit(workspace, key, await tx.room.count({ where: { workspaceId: workspace.id, kind } }));
+    const room = await tx.room.create({
+      data: {
+        id: newId(kind === 'room' ? 'room' : 'liveSpace'),
+        workspaceId: workspace.id,
+        kind,
+        name,
+        template: input.template ?? null,
+        aiSuggest: kind === 'room' ? (input.aiSuggest ?? false) : false,
+        roomDoc: Buffer.from(state),
+        createdById: actor.user.id,
+        lastActivity: `created by @${actor.user.handle}`,
+        lastActivityAt: new Date(),
+        members: { create: { userId: actor.user.id, role: 'owner', addedById: actor.user.id } },
+      },
+      select: { id: true },
+    });
+    return room.id;
+  });
+  for (const invite of input.invites) await addPeople(caller, kind, id, invite);
+  return recordOf(actor.user.id, id);
+}
+
+export type PatchRoomInput = { name?: string; icon?: string | null; description?: string | null; linkAccess?: RoomLinkAccess; aiSuggest?: boolean };
+
+export async function patchRoom({ actor }: SignedInCaller, kind: RoomKind, id: string, input: PatchRoomInput) {
+  await roomAccess(actor.user.id, kind, id, 'manage');
+  await db.room.updateMany({
+    where: { id },
+    data: {
+      name: input.name,
+      icon: input.icon,
+      description: input.description,
+      linkAccess: input.linkAccess,
+      aiSuggest: kind === 'room' ? input.aiSuggest : undefined,
+    },
+  });
+  if (input.linkAccess !== undefined) await publishRoomEvent({ kind: 'access', roomId: id });
+  return recordOf(actor.user.id, id);
+}
+
+export async function deleteRoom({ actor }: SignedInCaller, kind: RoomKind, id: string) {
+  await roomAccess(actor.user.id, kind, id, 'manage');
+  // deleteMany: of two racing deletions the second finds nothing (404), not an error.
+  const deleted = await db.room.deleteMany({ where: { id } });
+  if (deleted.count === 0) throw roomNotFound(kind, id);
+  await publishRoomEvent({ kind: 'access', roomId: id });
+}
+
+export async function roomMarkdown({ actor }: SignedInCaller, kind: RoomKind, id: string): Promise<Response> {
+  await roomAccess(actor.user.id, kind, id, 'view');
+  const room = await db.room.findUniqueOrThrow({ where: { id }, select: { name: true, roomDoc: true } });
+  const markdown = documentMarkdown(room.roomDoc ? new Uint8Array(room.roomDoc) : null, room.name);
+  return new Response(markdown, { headers: { 'content-type': 'text/markdown; charset=utf-8', 'x-content-type-options': 'nosniff' } });
+}
+
+export async function touchActivity(roomId: string, what: string) {
+  await db.room.updateMany({ where: { id: roomId }, data: { lastActivity: what, lastActivityAt: new Date() } });
+}
+
+// --- WebSocket tickets ---------------------------------------------------------
+//
+// A ticket is `<payload>.<hmac>`: the room, the person, the token they asked
+// with (so revoking it ends the socket), an expiry and a one-time id. The
+// realtime server checks the signature and the expiry and records the id, so a
+// ticket opens one socket only, once.
+
+export type TicketPayload = { r: string; k: RoomKind; u: string; t: string; e: number; j: string };
+
+async function ticketKey() {
+  return serverSecret('room-tickets');
+}
+
+const sign = (key: string, data: string) => createHmac('sha256', key).update(data).digest('base64url');
+
+export function socketUrl(kind: RoomKind, id: string, ticket: string) {
+  const base = (config.realtimeUrl ?? config.publicUrl).replace(/^http/, 'ws');
+  return `${base}/v1/${PREFIX[kind]}/${id}/ws?ticket=${ticket}`;
+}
+
+export async function issueTicket({ actor }: SignedInCaller, kind: RoomKind, id: string) {
+  await roomAccess(actor.user.id, kind, id, 'view');
+  const expiresAt = Date.now() + TICKET_SECONDS * 1000;
+  const payload: TicketPayload = { r: id, k: kind, u: actor.user.id, t: actor.token.id, e: expiresAt, j: randomBytes(12).toString('base64url') };
+  const data = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  const ticket = `${data}.${sign(await ticketKey(), data)}`;
+  return { url: socketUrl(kind, id, ticket), expiresAt };
+}
+
+/** The ticket's payload when it is genuine, unexpired, for this room and never used before; else null. */
+export async function redeemTicket(ticket: string, kind: RoomKind, roomId: string): Promise<TicketPayload | null> {
+  const [data, mac] = ticket.split('.');
+  if (!data || !mac || ticket.length > 1000) return null;
+  const expected = Buffer.from(sign(await ticketKey(), data));
+  const given = Buffer.from(mac);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  let payload: TicketPayload;
+  try {
+    payload = JSON.parse(Buffer.from(data, 'base64url').toString('utf8')) as TicketPayload;
+  } catch {
+    return null;
+  }
+  if (payload.r !== roomId || payload.k !== kind || payload.e <= Date.now()) return null;
+  const used = await db.roomTicketUse.createMany({ data: [{ jti: payload.j, expiresAt: new Date(payload.e) }], skipDuplicates: true });
+  if (used.count !== 1) return null;
+  if (Math.random() < 0.01) await db.roomTicketUse.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+  return payload;
+}

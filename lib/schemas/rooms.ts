@@ -1,0 +1,333 @@
+// Rooms and live spaces: one set of endpoints built twice, under /v1/rooms and
+// /v1/live-spaces, over one implementation (lib/rooms). A live space is a room
+// without AI suggestions, with images and its own plan limit.
+import { z } from 'zod';
+import { handle, slug, text, timestamp, user } from './common.ts';
+import { endpoint } from './endpoint.ts';
+
+export const roomRole = z.enum(['owner', 'editor', 'commenter', 'viewer']);
+export const linkAccess = z.enum(['none', 'viewer', 'commenter', 'editor']);
+
+const id = text().min(1).max(100);
+const count = z.number().int().min(0);
+
+export const roomCaps = z
+  .object({ view: z.boolean(), comment: z.boolean(), edit: z.boolean(), manage: z.boolean() })
+  .meta({ id: 'RoomCaps', description: 'What the caller may do here: view and sync; chat and report; edit the document and sources; manage settings and people.' });
+
+const roomWorkspace = z.object({ id: z.string(), slug, name: z.string() });
+
+const roomFields = {
+  id: z.string(),
+  name: z.string(),
+  icon: z.string().nullable(),
+  description: z.string().nullable(),
+  template: z.string().nullable(),
+  workspace: roomWorkspace,
+  role: roomRole.meta({ description: "The caller's role." }),
+  caps: roomCaps,
+  linkAccess: linkAccess.meta({ description: 'What any signed-in person who has the link may do.' }),
+  latestVersion: z.number().int().meta({ description: 'How many times the document has been stored.' }),
+  lastActivity: z.string().nullable().meta({ description: 'What happened last, e.g. "edited by @ada".' }),
+  lastActivityAt: timestamp.nullable(),
+  appCount: count,
+  path: z.string().meta({ description: 'The page of the web app, e.g. /rooms/rm_….' }),
+  url: z.string(),
+  createdAt: timestamp,
+};
+
+export const room = z.object({ ...roomFields, aiSuggest: z.boolean() }).meta({ id: 'Room' });
+export const liveSpace = z.object(roomFields).meta({ id: 'LiveSpace', description: 'A room without AI suggestions, with image blocks.' });
+
+export const roomMember = z
+  .object({
+    user,
+    role: roomRole,
+    via: z.enum(['room', 'workspace']).meta({ description: 'room: added to the room; workspace: from the workspace role alone.' }),
+  })
+  .meta({ id: 'RoomMember' });
+
+export const roomInvite = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    role: roomRole,
+    createdBy: user.nullable(),
+    createdAt: timestamp,
+    expiresAt: timestamp,
+    url: z.string().optional().meta({ description: 'The link, only in the answer that creates it; the server keeps a hash.' }),
+    emailed: z.boolean().optional().meta({ description: 'Whether the link was e-mailed (needs SMTP); only at creation.' }),
+  })
+  .meta({ id: 'RoomInvite' });
+
+export const source = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    contentType: z.string(),
+    size: z.number(),
+    status: z.enum(['ready', 'unreadable']),
+    summary: z.string().nullable(),
+    extractedChars: z.number(),
+    hiddenFromAi: z.boolean(),
+    uploadedBy: user.nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Source' });
+
+export const liveSpaceImage = z
+  .object({ id: z.string(), url: z.string(), contentType: z.string(), size: z.number().int() })
+  .meta({ id: 'LiveSpaceImage' });
+
+const invitesIn = z
+  .array(z.object({ to: text().min(1).max(254), role: roomRole.exclude(['owner']).default('editor') }))
+  .max(50)
+  .default([]);
+
+const createBody = {
+  workspace: slug,
+  name: text().min(1).max(100).optional(),
+  prompt: text({ multiline: true }).max(4000).optional(),
+  template: text().max(40).optional(),
+  invites: invitesIn,
+  build: z.boolean().default(false),
+};
+
+const patchBody = {
+  name: text().min(1).max(100).optional(),
+  icon: text().max(16).nullable().optional(),
+  description: text({ multiline: true }).max(1000).nullable().optional(),
+  linkAccess: linkAccess.optional(),
+};
+
+export const TICKET_SECONDS = 60;
+
+function roomEndpoints(prefix: '/v1/rooms' | '/v1/live-spaces', acceptPath: string, tag: string, noun: string) {
+  const live = prefix === '/v1/live-spaces';
+  const record = live ? liveSpace : room;
+  const p = { id };
+  return {
+    list: endpoint({
+      method: 'GET',
+      path: prefix,
+      summary: `${noun}s the caller can view`,
+      tag,
+      auth: 'user',
+      query: z.object({ workspace: slug.optional() }),
+      response: live ? z.object({ liveSpaces: z.array(liveSpace) }) : z.object({ rooms: z.array(room) }),
+    }),
+    create: endpoint({
+      method: 'POST',
+      path: prefix,
+      summary: `Create a ${noun.toLowerCase()}`,
+      tag,
+      auth: 'user',
+      body: z.object(live ? createBody : { ...createBody, aiSuggest: z.boolean().optional() }),
+      response: record,
+      errors: [403, 404],
+    }),
+    get: endpoint({ method: 'GET', path: `${prefix}/{id}`, summary: `A ${noun.toLowerCase()}`, tag, auth: 'user', params: z.object(p), response: record, errors: [404] }),
+    patch: endpoint({
+      method: 'PATCH',
+      path: `${prefix}/{id}`,
+      summary: `Change a ${noun.toLowerCase()}'s settings`,
+      tag,
+      auth: 'user',
+      params: z.object(p),
+      body: z.object(live ? patchBody : { ...patchBody, aiSuggest: z.boolean().optional() }),
+      response: record,
+      errors: [403, 404],
+    }),
+    delete: endpoint({ method: 'DELETE', path: `${prefix}/{id}`, summary: `Delete a ${noun.toLowerCase()}`, tag, auth: 'user', params: z.object(p), response: null, errors: [403, 404] }),
+    markdown: endpoint({
+      method: 'GET',
+      path: `${prefix}/{id}/markdown`,
+      summary: 'Every page of the document as Markdown',
+      tag,
+      auth: 'user',
+      params: z.object(p),
+      response: null,
+      status: 200,
+      errors: [404],
+    }),
+    reportMessage: endpoint({
+      method: 'POST',
+      path: `${prefix}/{id}/messages/{messageId}/report`,
+      summary: 'Report a chat message (a copy is kept)',
+      tag,
+      auth: 'user',
+      params: z.object({ ...p, messageId: id }),
+      body: z.object({ reason: text({ multiline: true }).max(1000).optional() }),
+      response: null,
+      errors: [404],
+    }),
+    deleteMessage: endpoint({
+      method: 'DELETE',
+      path: `${prefix}/{id}/messages/{messageId}`,
+      summary: 'Delete a chat message (its author, or manage)',
+      tag,
+      auth: 'user',
+      params: z.object({ ...p, messageId: id }),
+      response: null,
+      errors: [403, 404],
+    }),
+    ticket: endpoint({
+      method: 'POST',
+      path: `${prefix}/{id}/ticket`,
+      summary: 'A short-lived single-use ticket for the WebSocket',
+      tag,
+      auth: 'user',
+      params: z.object(p),
+      response: z.object({ url: z.string().meta({ description: 'The socket URL with its ticket.' }), expiresAt: timestamp }),
+      errors: [404],
+    }),
+    people: endpoint({
+      method: 'GET',
+      path: `${prefix}/{id}/people`,
+      summary: 'Members, and pending invites for managers',
+      tag,
+      auth: 'user',
+      params: z.object(p),
+      response: z.object({ members: z.array(roomMember), invites: z.array(roomInvite) }),
+      errors: [404],
+    }),
+    addPerson: endpoint({
+      method: 'POST',
+      path: `${prefix}/{id}/people`,
+      summary: 'Add a member by handle, or invite by e-mail',
+      tag,
+      auth: 'user',
+      params: z.object(p),
+      body: z.object({ to: text().min(1).max(254), role: roomRole.exclude(['owner']).default('editor') }),
+      response: z.object({ member: roomMember.nullable(), invite: roomInvite.nullable() }),
+      errors: [400, 403, 404],
+    }),
+    changeRole: endpoint({
+      method: 'PATCH',
+      path: `${prefix}/{id}/people/{handle}`,
+      summary: "Change a member's role",
+      tag,
+      auth: 'user',
+      params: z.object({ ...p, handle }),
+      body: z.object({ role: roomRole }),
+      response: null,
+      errors: [403, 404],
+    }),
+    removePerson: endpoint({
+      method: 'DELETE',
+      path: `${prefix}/{id}/people/{handle}`,
+      summary: 'Remove a member, or leave',
+      tag,
+      auth: 'user',
+      params: z.object({ ...p, handle }),
+      response: null,
+      errors: [403, 404],
+    }),
+    revokeInvite: endpoint({
+      method: 'DELETE',
+      path: `${prefix}/{id}/invites/{inviteId}`,
+      summary: 'Revoke a pending invite',
+      tag,
+      auth: 'user',
+      params: z.object({ ...p, inviteId: id }),
+      response: null,
+      errors: [403, 404],
+    }),
+    acceptInvite: endpoint({
+      method: 'POST',
+      path: acceptPath,
+      summary: 'Accept an invite link (single use)',
+      tag,
+      auth: 'user',
+      body: z.object({ token: text().min(1).max(200) }),
+      response: live ? z.object({ liveSpaceId: z.string() }) : z.object({ roomId: z.string() }),
+      errors: [404, 410],
+    }),
+    sources: endpoint({
+      method: 'GET',
+      path: `${prefix}/{id}/sources`,
+      summary: 'Files attached',
+      tag,
+      auth: 'user',
+      params: z.object(p),
+      response: z.object({ sources: z.array(source) }),
+      errors: [404],
+    }),
+    upload: endpoint({
+      method: 'POST',
+      path: `${prefix}/{id}/sources`,
+      summary: 'Attach a file (multipart, field "file")',
+      tag,
+      auth: 'user',
+      params: z.object(p),
+      response: source,
+      errors: [400, 403, 404, 413],
+    }),
+    sourceRaw: endpoint({
+      method: 'GET',
+      path: `${prefix}/{id}/sources/{sourceId}/raw`,
+      summary: "A source's bytes",
+      tag,
+      auth: 'user',
+      params: z.object({ ...p, sourceId: id }),
+      response: null,
+      status: 200,
+      errors: [404],
+    }),
+    patchSource: endpoint({
+      method: 'PATCH',
+      path: `${prefix}/{id}/sources/{sourceId}`,
+      summary: 'Hide a source from AI, or show it',
+      tag,
+      auth: 'user',
+      params: z.object({ ...p, sourceId: id }),
+      body: z.object({ hiddenFromAi: z.boolean() }),
+      response: source,
+      errors: [403, 404],
+    }),
+    deleteSource: endpoint({
+      method: 'DELETE',
+      path: `${prefix}/{id}/sources/{sourceId}`,
+      summary: 'Delete a source (edit, or its uploader)',
+      tag,
+      auth: 'user',
+      params: z.object({ ...p, sourceId: id }),
+      response: null,
+      errors: [403, 404],
+    }),
+  };
+}
+
+export const roomsApi = roomEndpoints('/v1/rooms', '/v1/room-invites/accept', 'Rooms', 'Room');
+
+export const liveSpacesApi = {
+  ...roomEndpoints('/v1/live-spaces', '/v1/live-space-invites/accept', 'Live spaces', 'Live space'),
+  image: endpoint({
+    method: 'POST',
+    path: '/v1/live-spaces/{id}/images',
+    summary: 'Store an image for an image block (raw bytes)',
+    tag: 'Live spaces',
+    auth: 'user',
+    params: z.object({ id }),
+    response: liveSpaceImage,
+    errors: [400, 403, 404, 413],
+  }),
+  // Not in the spec's list: the image block needs a way to show what it stored.
+  imageRaw: endpoint({
+    method: 'GET',
+    path: '/v1/live-spaces/{id}/images/{imageId}',
+    summary: "An image's bytes",
+    tag: 'Live spaces',
+    auth: 'user',
+    params: z.object({ id, imageId: id }),
+    response: null,
+    status: 200,
+    errors: [404],
+  }),
+};
+
+export type Room = z.infer<typeof room>;
+export type LiveSpace = z.infer<typeof liveSpace>;
+export type RoomMember = z.infer<typeof roomMember>;
+export type RoomInvite = z.infer<typeof roomInvite>;
+export type Source = z.infer<typeof source>;

@@ -1,0 +1,33 @@
+// `npm run realtime`: the realtime server alone, on REALTIME_PORT, taking only
+// room socket upgrades; the web server runs elsewhere and its tickets point
+// here when REALTIME_URL is set. SIGTERM stores every document before exiting.
+import { createServer } from 'node:http';
+import { config } from '../lib/config.ts';
+import { log } from '../lib/log.ts';
+import { createRealtime } from './server.ts';
+
+const realtime = createRealtime({ name: process.env.REALTIME_NAME });
+const server = createServer((_request, response) => {
+  response.writeHead(426, { 'content-type': 'application/json', upgrade: 'websocket' });
+  response.end(JSON.stringify({ error: { code: 'upgrade_required', message: 'This server only takes room WebSockets.' } }));
+});
+server.on('upgrade', (request, socket, head) => {
+  if (!realtime.handleUpgrade(request, socket, head)) socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+});
+await realtime.ready;
+server.listen(config.realtimePort, config.host, () => {
+  log.info('realtime listening', { port: (server.address() as { port: number }).port });
+  // Tests and supervisors read this line to know the node is up.
+  process.stdout.write(`realtime ready ${(server.address() as { port: number }).port}\n`);
+});
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  server.close();
+  await realtime.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

@@ -1,0 +1,170 @@
+// The realtime companion server: Hocuspocus (Yjs sync, awareness, stateless
+// messages) behind the sockets of GET /v1/rooms/{id}/ws and
+// /v1/live-spaces/{id}/ws. It runs inside the front server (`npm start`,
+// which hands it those upgrades) or alone (`npm run realtime`), so sockets can
+// scale apart from HTTP. With REDIS_URL, nodes share documents and presence
+// through @hocuspocus/extension-redis; chat and access changes travel over
+// PostgreSQL LISTEN/NOTIFY (lib/rooms/bus.ts) with or without Redis.
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
+import { Hocuspocus, type Extension } from '@hocuspocus/server';
+import crossws from 'crossws/adapters/node';
+import { roleOf } from '../lib/access/rooms.ts';
+import { config } from '../lib/config.ts';
+import { db } from '../lib/db/client.ts';
+import type { RoomKind } from '../lib/db/generated/client.ts';
+import { log } from '../lib/log.ts';
+import { subscribeRoomEvents, type RoomEvent } from '../lib/rooms/bus.ts';
+import { loadMessage } from '../lib/rooms/messages.ts';
+import { redeemTicket } from '../lib/rooms/rooms.ts';
+import { chat, deliverChat, persistence, presence, recheckRoom, send, ticketAuth, type SocketContext } from './extensions.ts';
+
+const SOCKET_PATH = /^\/v1\/(rooms|live-spaces)\/([A-Za-z0-9_-]{1,100})\/ws$/;
+
+/** How often every socket's access is re-checked, besides the immediate re-check an API change asks for. */
+export const ACCESS_RECHECK_MS = 2000;
+/** The largest WebSocket message accepted (a big paste is one update). */
+export const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
+
+export type RealtimeOptions = {
+  redisUrl?: string;
+  /** Hocuspocus's store debounce; tests shorten it. */
+  debounceMs?: number;
+  maxDebounceMs?: number;
+  recheckMs?: number;
+  name?: string;
+};
+
+export type Realtime = {
+  hocuspocus: Hocuspocus;
+  /** Takes the upgrade when its path is a room socket; false leaves it to the caller. */
+  handleUpgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
+  /** Resolves once the node hears room events. */
+  ready: Promise<void>;
+  /** Closes every socket after storing every document. */
+  stop: () => Promise<void>;
+};
+
+const refuse = (status: number, message: string) => new Response(JSON.stringify({ error: { code: status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'rate_limited', message } }), { status, headers: { 'content-type': 'application/json' } });
+
+export function createRealtime(options: RealtimeOptions = {}): Realtime {
+  const extensions: Extension[] = [ticketAuth, persistence, chat, presence];
+  const redisUrl = options.redisUrl ?? config.redisUrl;
+  if (redisUrl) {
+    const url = new URL(redisUrl);
+    extensions.push(new RedisExtension({ host: url.hostname, port: Number(url.port || 6379), options: { password: url.password || undefined, db: Number(url.pathname.slice(1) || 0) }, prefix: 'atrium-rooms', ...(options.name ? { identifier: options.name } : {}) }));
+  }
+  const hocuspocus = new Hocuspocus({
+    name: options.name ?? null,
+    quiet: true,
+    debounce: options.debounceMs ?? 2000,
+    maxDebounce: options.maxDebounceMs ?? 10_000,
+    extensions,
+  });
+
+  const connectionsOf = (roomId: string) => hocuspocus.documents.get(roomId)?.getConnections() ?? [];
+
+  const ws = crossws({
+    serverOptions: { maxPayload: MAX_MESSAGE_BYTES },
+    hooks: {
+      // The ticket is checked before the socket exists: without a valid one
+      // the upgrade is answered with an HTTP error and no socket is opened.
+      async upgrade(request) {
+        const url = new URL(request.url);
+        const match = SOCKET_PATH.exec(url.pathname);
+        if (!match) return refuse(404, 'No such socket.');
+        const kind: RoomKind = match[1] === 'rooms' ? 'room' : 'live';
+        const roomId = match[2];
+        const ticket = url.searchParams.get('ticket');
+        const payload = ticket ? await redeemTicket(ticket, kind, roomId) : null;
+        if (!payload) return refuse(401, 'A valid ticket is required: POST …/ticket and connect within a minute, once.');
+        const [user, room, token, blocks] = await Promise.all([
+          db.user.findUnique({ where: { id: payload.u }, select: { id: true, handle: true, name: true } }),
+          db.room.findUnique({
+            where: { id: roomId },
+            select: {
+              kind: true,
+              linkAccess: true,
+              members: { where: { userId: payload.u }, select: { role: true } },
+              workspace: { select: { memberships: { where: { userId: payload.u, status: 'accepted' }, select: { role: true } } } },
+            },
+          }),
+          db.token.findUnique({ where: { id: payload.t }, select: { id: true } }),
+          db.userBlock.findMany({ where: { blockerId: payload.u }, select: { blockedId: true } }),
+        ]);
+        const role = room && token ? roleOf({ workspaceRole: room.workspace.memberships[0]?.role ?? null, roomRole: room.members[0]?.role ?? null, linkAccess: room.linkAccess }) : null;
+        if (!user || !room || room.kind !== kind || !role) return refuse(404, 'No such room (or you cannot see it).');
+        if (connectionsOf(roomId).length >= config.roomMaxConnections) return refuse(429, 'This room has as many people connected as it takes; try again later.');
+        const context: SocketContext = { roomId, kind, user, tokenId: payload.t, role, hidden: new Set(blocks.map((b) => b.blockedId)) };
+        return { context: { atrium: context } };
+      },
+      open(peer) {
+        const context = (peer.context as { atrium: SocketContext }).atrium;
+        (peer as unknown as { _atrium: ReturnType<Hocuspocus['handleConnection']> })._atrium = hocuspocus.handleConnection(peer.websocket as WebSocket, peer.request as Request, context);
+      },
+      message(peer, message) {
+        (peer as unknown as { _atrium?: ReturnType<Hocuspocus['handleConnection']> })._atrium?.handleMessage(message.uint8Array());
+      },
+      close(peer, event) {
+        (peer as unknown as { _atrium?: ReturnType<Hocuspocus['handleConnection']> })._atrium?.handleClose({ code: event.code ?? 1000, reason: event.reason ?? '' });
+      },
+      error(_peer, error) {
+        log.warn('room socket error', { error: String(error) });
+      },
+    },
+  });
+
+  const recheck = async (roomId: string | null) => {
+    const rooms = roomId ? [roomId] : [...hocuspocus.documents.keys()];
+    for (const id of rooms) {
+      try {
+        await recheckRoom(id, connectionsOf(id));
+      } catch (error) {
+        log.warn('room access re-check failed', { roomId: id, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  };
+
+  const onEvent = (event: RoomEvent) => {
+    if (event.kind === 'access') return void recheck(event.roomId);
+    if (event.roomId && !hocuspocus.documents.has(event.roomId)) return;
+    if (event.kind === 'chat.deleted') {
+      for (const connection of connectionsOf(event.roomId)) send(connection, { kind: 'chat.deleted', messageId: event.messageId });
+      return;
+    }
+    void loadMessage(event.messageId).then((message) => {
+      if (message && message.roomId === event.roomId) deliverChat(connectionsOf(event.roomId), message);
+    });
+  };
+  const bus = subscribeRoomEvents(onEvent);
+  const timer = setInterval(() => void recheck(null), options.recheckMs ?? ACCESS_RECHECK_MS);
+  timer.unref();
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      clearInterval(timer);
+      // Closing every socket makes Hocuspocus store and unload each document
+      // (at once: its last connection left); pending debounced stores run now.
+      hocuspocus.closeConnections();
+      hocuspocus.flushPendingStores();
+      const deadline = Date.now() + 15_000;
+      while ((hocuspocus.getDocumentsCount() > 0 || hocuspocus.unloadingDocuments.size > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      ws.closeAll(1001, 'Server shutting down', true);
+      await bus.stop();
+      await hocuspocus.hooks('onDestroy', { instance: hocuspocus });
+    })());
+
+  return {
+    hocuspocus,
+    ready: bus.ready,
+    stop,
+    handleUpgrade(request, socket, head) {
+      const path = (request.url ?? '').split('?')[0];
+      if (!SOCKET_PATH.test(path)) return false;
+      void ws.handleUpgrade(request, socket, head);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// Realtime nodes as separate processes (npm run realtime): an edit the server
+// acknowledged survives SIGTERM mid-debounce and a restart; two nodes over
+// Redis show each other's edits, chat and presence.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@/lib/db/embedded-postgres.ts';
+import { useFrontServer } from '../server.ts';
+import { World } from '../http/world.ts';
+import { connect, ticketUrl, waitFor, type Client } from './socket-helpers.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const server = useFrontServer();
+const children = new Set<ChildProcess>();
+const clients: Client[] = [];
+let w: World;
+
+type Node = { origin: string; child: ChildProcess; output: () => string };
+
+async function startNode(env: Record<string, string> = {}): Promise<Node> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../realtime/main.ts')], {
+    env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL, LOG_REQUESTS: 'false', HOST: '127.0.0.1', REALTIME_PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c));
+  child.stderr!.on('data', (c: Buffer) => (output += c));
+  await waitFor(`the node to start: ${output}`, () => output.includes('realtime ready'), 20_000);
+  return { origin: `http://127.0.0.1:${port}`, child, output: () => output };
+}
+
+async function open(node: Node, person = w.people.owner, roomId = w.rooms.room) {
+  const client = await connect(await ticketUrl(w, person, roomId, 'rooms', node.origin), roomId);
+  clients.push(client);
+  return client;
+}
+
+beforeAll(async () => {
+  w = await new World(server.origin, 'nd').build();
+}, 60_000);
+
+afterAll(() => {
+  for (const c of clients) c.destroy();
+  for (const child of children) child.kill('SIGKILL');
+});
+
+describe('realtime nodes', () => {
+  it('keeps an acknowledged edit when the node is stopped with SIGTERM before its store debounce, and serves it after a restart', async () => {
+    const node = await startNode();
+    const a = await open(node);
+    a.write('Written just before SIGTERM');
+    // Acknowledged: the server applied the update and told the provider so.
+    await waitFor('the acknowledgement', () => a.provider.unsyncedChanges === 0 && a.provider.isSynced);
+    node.child.kill('SIGTERM');
+    await waitFor('the node to exit', () => node.child.exitCode !== null || node.child.signalCode !== null, 15_000);
+    expect(node.child.exitCode).toBe(0);
+    const markdown = await w.call('GET', `/v1/rooms/${w.rooms.room}/markdown`, { as: w.people.owner });
+    expect(markdown.text).toContain('Written just before SIGTERM');
+    const again = await startNode();
+    const b = await open(again, w.people.member);
+    expect(b.text()).toContain('Written just before SIGTERM');
+  }, 60_000);
+
+  it('shares edits, chat and presence between two nodes over Redis', async () => {
+    const one = await startNode({ REDIS_URL, REALTIME_NAME: 'one' });
+    const two = await startNode({ REDIS_URL, REALTIME_NAME: 'two' });
+    const room = (await w.must(200, 'POST', '/v1/rooms', { as: w.people.owner, body: { workspace: w.slug, name: 'Two nodes' } })).id;
+    const a = await open(one, w.people.owner, room);
+    const b = await open(two, w.people.member, room);
+    a.write('From node one');
+    await waitFor('the edit on node two', () => b.text().includes('From node one'));
+    b.write('From node two');
+    await waitFor('the edit on node one', () => a.text().includes('From node two'));
+    b.say('hello across nodes');
+    await waitFor('the chat on node one', () => a.messages.find((m) => m.kind === 'chat.message' && m.message.body === 'hello across nodes'));
+    b.provider.setAwarenessField('user', { name: 'Member', color: '#f00' });
+    await waitFor('the presence on node one', () =>
+      [...a.provider.awareness!.getStates().values()].find((s) => s.user?.name === 'Member' && s.user?.handle === w.people.member.handle),
+    );
+  }, 60_000);
+});
