@@ -63,6 +63,8 @@ const schema = z.object({
   VERCEL_BLOB_API_URL: url.optional(),
   STORAGE_GRACE_SECONDS: seconds('3600'),
   STORAGE_SWEEP_SECONDS: seconds('900'),
+  SPACEDB_TIMEOUT_SECONDS: seconds('30'),
+  SPACEDB_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' })
     .optional(),
@@ -99,6 +101,10 @@ export type Config = {
   storageSweepMs: number;
   /** Where rate-limit counters live when set (else in Postgres). */
   redisUrl: string | undefined;
+  /** How long a space database query may run before its process is killed. */
+  spacedbTimeoutMs: number;
+  /** Child processes that run space database queries. */
+  spacedbWorkers: number;
 };
 
 export class ConfigError extends Error {
@@ -151,6 +157,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     storageGraceMs: e.STORAGE_GRACE_SECONDS * 1000,
     storageSweepMs: e.STORAGE_SWEEP_SECONDS * 1000,
     redisUrl: e.REDIS_URL,
+    spacedbTimeoutMs: e.SPACEDB_TIMEOUT_SECONDS * 1000,
+    spacedbWorkers: e.SPACEDB_WORKERS,
   };
 }
 

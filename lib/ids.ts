@@ -14,6 +14,7 @@ export const ID_PREFIX = {
   auditEvent: 'aud',
   space: 'sp',
   upload: 'upl',
+  spaceDbWrite: 'dbw',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

@@ -12,15 +12,17 @@ export type PlanLimits = {
   liveApps: number | null;
   /** Bytes of published files, uploads, sources and images together. */
   storageBytes: number | null;
+  /** Size of each space's SQL database. */
+  databaseBytes: number | null;
 };
 
 const GB = 1024 ** 3;
 
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  free: { seats: 3, rooms: 3, liveSpaces: 3, liveApps: 1, storageBytes: 1 * GB },
-  pro: { seats: 10, rooms: 50, liveSpaces: 50, liveApps: 10, storageBytes: 50 * GB },
-  team: { seats: 50, rooms: 500, liveSpaces: 500, liveApps: 100, storageBytes: 500 * GB },
-  enterprise: { seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null },
+  free: { seats: 3, rooms: 3, liveSpaces: 3, liveApps: 1, storageBytes: 1 * GB, databaseBytes: 0.5 * GB },
+  pro: { seats: 10, rooms: 50, liveSpaces: 50, liveApps: 10, storageBytes: 50 * GB, databaseBytes: 2 * GB },
+  team: { seats: 50, rooms: 500, liveSpaces: 500, liveApps: 100, storageBytes: 500 * GB, databaseBytes: 10 * GB },
+  enterprise: { seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null, databaseBytes: null },
 };
 
 const PLAN_ORDER: Plan[] = ['free', 'pro', 'team', 'enterprise'];

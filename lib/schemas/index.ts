@@ -2,6 +2,7 @@
 import { accountsApi } from './accounts.ts';
 import { authApi } from './auth.ts';
 import type { Endpoint } from './endpoint.ts';
+import { spacedbApi } from './spacedb.ts';
 import { spacesApi } from './spaces.ts';
 import { workspacesApi } from './workspaces.ts';
 
@@ -10,4 +11,5 @@ export const endpoints: Endpoint[] = [
   ...Object.values(authApi),
   ...Object.values(workspacesApi),
   ...Object.values(spacesApi),
+  ...Object.values(spacedbApi),
 ];
