@@ -30,6 +30,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Spaces: create, list and change them, who may see them (visibility, password, guests, viewers), what changed lately, page views and visitor statistics.',
   'Spaces: publishing': 'Publishing versions of a space: plan a push, upload the missing bytes, commit; then read versions, files and their history.',
   'Spaces: uploads': 'One-off files kept beside a space: upload, list, download (directly or by a 5-minute link) and delete.',
+  'Spaces: database':
+    "A sandboxed SQLite database per space: queries, guest writes by name, the write log, a SQL dump, reset and point-in-time restore within 30 days.",
 };
 
 // The routes whose body is raw bytes rather than JSON.

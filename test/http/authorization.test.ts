@@ -114,6 +114,15 @@ const rules: Record<string, Rule> = {
   'spacesApi.uploadRaw': view,
   'spacesApi.uploadLink': view,
   'spacesApi.deleteUpload': push,
+  'spacedbApi.query': view,
+  'spacedbApi.overview': view,
+  'spacedbApi.exists': view,
+  'spacedbApi.guestWrites': push,
+  'spacedbApi.putGuestWrites': push,
+  'spacedbApi.writes': push,
+  'spacedbApi.export': push,
+  'spacedbApi.reset': admin,
+  'spacedbApi.restore': admin,
 };
 
 /**

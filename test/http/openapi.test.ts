@@ -78,7 +78,7 @@ describe('the OpenAPI document', () => {
     }
     expect(rawBodies.sort()).toEqual(['POST /v1/spaces/{id}/uploads', 'PUT /v1/spaces/{id}/blobs/{sha256}']);
     // These take no body at all.
-    expect(noBody.sort()).toEqual(['POST /v1/workspaces/{slug}/accept', 'POST /v1/workspaces/{slug}/decline']);
+    expect(noBody.sort()).toEqual(['POST /v1/spaces/{id}/db/reset', 'POST /v1/workspaces/{slug}/accept', 'POST /v1/workspaces/{slug}/decline']);
   });
 
   it('documents 405 and 500 with the error envelope on every operation', () => {

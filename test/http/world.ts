@@ -294,6 +294,15 @@ export const examples: Record<string, ExampleEntry> = {
   'spacesApi.uploadRaw': inSpace((w, space) => ({ params: { uploadId: w.uploads[space] } })),
   'spacesApi.uploadLink': inSpace((w, space) => ({ params: { uploadId: w.uploads[space] } })),
   'spacesApi.deleteUpload': { fresh: true, build: async (w, _role, space) => ({ params: { id: w.spaces[space], uploadId: await w.upload(space) } }) },
+  'spacedbApi.query': inSpace(() => ({ body: { sql: 'SELECT 1 AS one' } })),
+  'spacedbApi.overview': inSpace(),
+  'spacedbApi.exists': inSpace(),
+  'spacedbApi.guestWrites': inSpace(),
+  'spacedbApi.putGuestWrites': inSpace(() => ({ body: { statements: [] } })),
+  'spacedbApi.writes': inSpace(() => ({ query: { limit: '10' } })),
+  'spacedbApi.export': inSpace(),
+  'spacedbApi.reset': inSpace(),
+  'spacedbApi.restore': inSpace(() => ({ body: { at: Date.now() } })),
 };
 
 /** Whether an endpoint acts on a space (its path has the space's id). */
