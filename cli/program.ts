@@ -3,13 +3,14 @@
 import { Command } from 'commander';
 import * as auth from './commands/auth.ts';
 import * as completion from './commands/completion.ts';
+import * as db from './commands/db.ts';
 import * as push from './commands/push.ts';
 import * as spaces from './commands/spaces.ts';
 import * as uploads from './commands/uploads.ts';
 import * as workspaces from './commands/workspaces.ts';
 import { VERSION } from './version.ts';
 
-const groups = [auth, workspaces, spaces, push, uploads, completion];
+const groups = [auth, workspaces, spaces, push, uploads, db, completion];
 
 const ENVIRONMENT = `
 Environment:
