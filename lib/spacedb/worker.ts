@@ -76,7 +76,8 @@ let seen: { action: number; table: string | null; db: string | null }[] = [];
 
 function open(file: string, mode: { write: boolean; maxPageCount?: number }): DatabaseSync {
   const db = new DatabaseSync(file, { defensive: true, allowExtension: false, limits: LIMITS });
-  db.exec('PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON');
+  // No fsyncs: the file is a cache that history.ts rebuilds from Postgres and the blob store.
+  db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA wal_autocheckpoint=0; PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON');
   if (mode.maxPageCount) db.exec(`PRAGMA max_page_count=${Math.max(1, Math.floor(mode.maxPageCount))}`);
   db.setAuthorizer((action, arg1, arg2, dbName) => {
     if (trusted) return constants.SQLITE_OK;
