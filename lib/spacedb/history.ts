@@ -123,10 +123,9 @@ export async function storeImage(bytes: Buffer): Promise<{ sha256: string; size:
  * else from the newest snapshot or image at or before the target.
  */
 export async function materialize(client: Tx | typeof db, spaceId: string, target: number, file: string, from: number | null): Promise<void> {
-  const [snapshot, image] = await Promise.all([
-    client.spaceDbSnapshot.findFirst({ where: { spaceId, seq: { lte: target } }, orderBy: { seq: 'desc' } }),
-    client.spaceDbChange.findFirst({ where: { spaceId, seq: { lte: target }, imageSha: { not: null } }, orderBy: { seq: 'desc' }, select: { seq: true, imageSha: true } }),
-  ]);
+  // One after the other: inside a transaction there is one connection.
+  const snapshot = await client.spaceDbSnapshot.findFirst({ where: { spaceId, seq: { lte: target } }, orderBy: { seq: 'desc' } });
+  const image = await client.spaceDbChange.findFirst({ where: { spaceId, seq: { lte: target }, imageSha: { not: null } }, orderBy: { seq: 'desc' }, select: { seq: true, imageSha: true } });
   const base = Math.max(snapshot?.seq ?? 0, image?.seq ?? 0);
   let start: number;
   if (from !== null && from <= target && from >= (image?.seq ?? 0) && (from >= base || target - from < target - base)) {
@@ -199,6 +198,7 @@ export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: De
     const image = await storeImage(fs.readFileSync(file));
     await tx.spaceDbSnapshot.create({ data: { spaceId, seq, sha256: image.sha256, size: image.size } });
     since = 0n;
+    await pruneHistory(tx, spaceId, at.getTime());
   }
   await tx.spaceDatabase.upsert({
     where: { spaceId },
@@ -206,6 +206,27 @@ export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: De
     update: { headSeq: seq, headAt: at, sinceSnapshotBytes: since },
   });
   return { seq, at };
+}
+
+/**
+ * Drops what no restore within the window can need: everything before the
+ * newest base (snapshot or image) made before the window began. That base's
+ * own change row stays, so a moment at the window's start still resolves to
+ * it. Runs when a snapshot or image is recorded, so its cost is amortised.
+ */
+export async function pruneHistory(client: Tx | typeof db, spaceId: string, now: number): Promise<number> {
+  const cutoff = new Date(now - HISTORY_MS);
+  const snapshots = await client.spaceDbSnapshot.findMany({ where: { spaceId }, select: { seq: true } });
+  const images = await client.spaceDbChange.findMany({ where: { spaceId, imageSha: { not: null }, at: { lt: cutoff } }, select: { seq: true } });
+  const old = await client.spaceDbChange.findMany({
+    where: { spaceId, seq: { in: snapshots.map((s) => s.seq) }, at: { lt: cutoff } },
+    select: { seq: true },
+  });
+  const base = Math.max(0, ...old.map((c) => c.seq), ...images.map((c) => c.seq));
+  if (base === 0) return 0;
+  const changes = await client.spaceDbChange.deleteMany({ where: { spaceId, seq: { lt: base } } });
+  await client.spaceDbSnapshot.deleteMany({ where: { spaceId, seq: { lt: base } } });
+  return changes.count;
 }
 
 /** Records a whole image (a restore) as the next change. */
@@ -220,6 +241,7 @@ export async function recordImage(tx: Tx, spaceId: string, head: Head, bytes: Bu
     create: { spaceId, headSeq: seq, headAt: at, sinceSnapshotBytes: 0n },
     update: { headSeq: seq, headAt: at, sinceSnapshotBytes: 0n },
   });
+  await pruneHistory(tx, spaceId, at.getTime());
   return { seq, at };
 }
 

@@ -187,3 +187,37 @@ describe('point-in-time restore', () => {
     }
   });
 });
+
+describe('history older than 30 days', () => {
+  it('is dropped up to the newest base before the window, and restores inside the window still work', async () => {
+    const { pruneHistory } = await import('@/lib/spacedb/history.ts');
+    const { db: prisma } = await import('@/lib/db/client.ts');
+    const { token, db, space } = await setup('dbr-prune');
+    await sql(db, token, "CREATE TABLE t (a); INSERT INTO t VALUES ('old');");
+    await sql(db, token, "INSERT INTO t VALUES ('older still in history')");
+    // A restore records a whole image: a base.
+    const base = await db.restore({ token }, Date.now());
+    expect(base.status).toBe(200);
+    await sql(db, token, "INSERT INTO t VALUES ('new')");
+    // Make all but the newest change 40 days old.
+    const day = 24 * 3600 * 1000;
+    const head = await prisma.spaceDatabase.findUniqueOrThrow({ where: { spaceId: space.id } });
+    const changes = await prisma.spaceDbChange.findMany({ where: { spaceId: space.id }, orderBy: { seq: 'asc' } });
+    for (const change of changes.slice(0, -1)) {
+      await prisma.spaceDbChange.update({ where: { spaceId_seq: { spaceId: space.id, seq: change.seq } }, data: { at: new Date(Date.now() - 40 * day + change.seq) } });
+    }
+    expect(await pruneHistory(prisma, space.id, Date.now())).toBe(2);
+    const left = await prisma.spaceDbChange.findMany({ where: { spaceId: space.id }, orderBy: { seq: 'asc' }, select: { seq: true, imageSha: true } });
+    expect(left.map((c) => c.seq)).toEqual([3, 4]);
+    expect(left[0].imageSha).not.toBeNull();
+    // The window's start resolves to the base, rebuilt without the dropped changes.
+    dropCache(space.id);
+    const restored = await db.restore({ token }, Date.now() - 29 * day);
+    expect(restored.status, restored.text).toBe(200);
+    expect((await sql(db, token, 'SELECT a FROM t ORDER BY rowid', [], false)).rows).toEqual([['old'], ['older still in history']]);
+    expect((await db.restore({ token }, 'bm-1')).status).toBe(400);
+    expect((await db.restore({ token }, restored.json.undoBookmark)).status).toBe(200);
+    expect((await sql(db, token, 'SELECT count(*) FROM t', [], false)).rows).toEqual([[3]]);
+    void head;
+  });
+});
