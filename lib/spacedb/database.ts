@@ -69,14 +69,11 @@ async function runJob<T>(job: Job): Promise<T> {
   }
 }
 
-function maxPageCount(loaded: LoadedSpace & { plan: Parameters<typeof limitsOf>[0]['plan'] }): number {
-  const bytes = limitsOf({ plan: loaded.plan }).databaseBytes;
-  return bytes === null ? 2 ** 31 - 2 : Math.max(2, Math.floor(bytes / 4096));
-}
-
-async function withPlan(loaded: LoadedSpace) {
+/** The plan's database size cap, as SQLite pages (4096 bytes). */
+async function maxPageCount(loaded: LoadedSpace): Promise<number> {
   const workspace = await db.workspace.findUniqueOrThrow({ where: { id: loaded.space.workspaceId }, select: { plan: true } });
-  return { ...loaded, plan: workspace.plan };
+  const bytes = limitsOf(workspace).databaseBytes;
+  return bytes === null ? 2 ** 31 - 2 : Math.max(2, Math.floor(bytes / 4096));
 }
 
 /** Parameters as SQLite binds them: objects as JSON text, booleans as 0/1. */
@@ -102,14 +99,15 @@ function checkLength(sql: string): void {
 
 /** Runs a write holding the space's lock, records its pages and logs it. */
 async function runWrite(
-  loaded: Awaited<ReturnType<typeof withPlan>>,
+  loaded: LoadedSpace,
   caller: Caller,
   job: Omit<RunJob, 'file' | 'op' | 'maxPageCount' | 'maxRows' | 'maxBytes' | 'write'>,
   log: { userId: string | null; guestName: string | null; kind: 'member' | 'guest'; name: string | null },
 ): Promise<RunResult> {
   const spaceId = loaded.space.id;
+  const pages = await maxPageCount(loaded);
   return withWriteLock(spaceId, config.spacedbTimeoutMs, async (tx, head, file) => {
-    const result = await runJob<RunResult>({ op: 'run', file, ...job, write: true, maxPageCount: maxPageCount(loaded), maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
+    const result = await runJob<RunResult>({ op: 'run', file, ...job, write: true, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
     if (result.delta) {
       const { seq } = await recordDelta(tx, spaceId, head, result.delta, file);
       noteCached(spaceId, seq);
@@ -131,7 +129,7 @@ async function runWrite(
 }
 
 export async function runQuery(caller: Caller, spaceId: string, readBody: () => Promise<Query>): Promise<Omit<RunResult, 'delta'>> {
-  const loaded = await withPlan(await spaceWith(caller, spaceId, 'view'));
+  const loaded = await spaceWith(caller, spaceId, 'view');
   const body = await readBody();
   const strip = ({ delta: _delta, ...rest }: RunResult) => rest;
   if (body.write && !loaded.permissions.push) {
@@ -147,7 +145,7 @@ export async function runQuery(caller: Caller, spaceId: string, readBody: () => 
     );
   }
   return withReadCache(spaceId, async (file) =>
-    strip(await runJob<RunResult>({ op: 'run', file, sql: body.sql, params, write: false, maxPageCount: maxPageCount(loaded), maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES })),
+    strip(await runJob<RunResult>({ op: 'run', file, sql: body.sql, params, write: false, maxPageCount: 0, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES })),
   );
 }
 
@@ -160,7 +158,7 @@ async function guestWritesOf(spaceId: string): Promise<GuestWrite[]> {
  * A guest (no token) runs one named guest write: `sql` is its name, `params`
  * its parameters. Nothing else a guest sends is run.
  */
-async function runGuestWrite(loaded: Awaited<ReturnType<typeof withPlan>>, caller: Caller, body: Query): Promise<RunResult> {
+async function runGuestWrite(loaded: LoadedSpace, caller: Caller, body: Query): Promise<RunResult> {
   if (!loaded.space.guestWrites) throw new ApiError('forbidden', 'This space does not let guests write to its database.');
   const statement = (await guestWritesOf(loaded.space.id)).find((s) => s.name === body.sql);
   if (!statement) throw new ApiError('bad_request', `No guest write is named "${body.sql.slice(0, 64)}"; a guest sends a guest write's name as sql.`);
@@ -239,7 +237,8 @@ export async function exportDump(caller: Caller, spaceId: string): Promise<{ fil
 
 /** Drops every table, view, index and trigger; `before` is a moment that restores what was. */
 export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ before: number }> {
-  const loaded = await withPlan(await spaceWith(caller, spaceId, 'admin'));
+  const loaded = await spaceWith(caller, spaceId, 'admin');
+  const pages = await maxPageCount(loaded);
   let before = 0;
   await withWriteLock(spaceId, config.spacedbTimeoutMs, async (tx, head, file) => {
     const { tables } = await runJob<TablesResult>({ op: 'tables', file, counts: false });
@@ -250,7 +249,7 @@ export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ 
     // The moment just before the reset's change (history times strictly increase).
     before = nextAt(head).getTime() - 1;
     if (drops.length === 0) return;
-    const result = await runJob<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, maxPageCount: maxPageCount(loaded), maxRows: 0, maxBytes: 0 });
+    const result = await runJob<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, maxPageCount: pages, maxRows: 0, maxBytes: 0 });
     if (result.delta) noteCached(spaceId, (await recordDelta(tx, spaceId, head, result.delta, file)).seq);
     await tx.spaceDbWrite.create({
       data: { id: newId('spaceDbWrite'), spaceId, userId: caller.actor!.user.id, origin: origin(caller, 'member'), statement: '-- reset: every table dropped', rowsWritten: result.rowsWritten },
