@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import * as auth from './commands/auth.ts';
 import * as comments from './commands/comments.ts';
 import * as completion from './commands/completion.ts';
+import * as db from './commands/db.ts';
 import * as push from './commands/push.ts';
 import * as spaces from './commands/spaces.ts';
 import * as uploads from './commands/uploads.ts';
@@ -11,7 +12,7 @@ import * as workspaces from './commands/workspaces.ts';
 import * as billing from './commands/billing.ts';
 import { VERSION } from './version.ts';
 
-const groups = [auth, workspaces, spaces, push, uploads, comments, billing, completion];
+const groups = [auth, workspaces, spaces, push, uploads, comments, db, billing, completion];
 
 const ENVIRONMENT = `
 Environment:

@@ -66,6 +66,8 @@ const schema = z.object({
   VERCEL_BLOB_API_URL: url.optional(),
   STORAGE_GRACE_SECONDS: seconds('3600'),
   STORAGE_SWEEP_SECONDS: seconds('900'),
+  SPACEDB_TIMEOUT_SECONDS: seconds('30'),
+  SPACEDB_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' })
     .optional(),
@@ -104,7 +106,7 @@ const schema = z.object({
 const limit = z.number().int().min(0).nullable();
 const planTable = z.partialRecord(
   z.enum(['free', 'pro', 'team', 'enterprise']),
-  z.strictObject({ seats: limit, rooms: limit, liveSpaces: limit, liveApps: limit, storageBytes: limit }).partial(),
+  z.strictObject({ seats: limit, rooms: limit, liveSpaces: limit, liveApps: limit, storageBytes: limit, databaseBytes: limit }).partial(),
 );
 
 /** Per-plan limits an operator sets (BILLING_PLANS); keys left out keep the built-in value, null is unlimited. */
@@ -182,6 +184,10 @@ export type Config = {
   roomMaxConnections: number;
   /** An OpenAI-compatible endpoint for AI suggestions in rooms; off when unset. */
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | null;
+  /** How long a space database query may run before its process is killed. */
+  spacedbTimeoutMs: number;
+  /** Child processes that run space database queries. */
+  spacedbWorkers: number;
 };
 
 export type BillingConfig = {
@@ -267,6 +273,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     realtimePort: e.REALTIME_PORT,
     roomMaxConnections: e.ROOM_MAX_CONNECTIONS,
     ai: e.AI_BASE_URL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : null,
+    spacedbTimeoutMs: e.SPACEDB_TIMEOUT_SECONDS * 1000,
+    spacedbWorkers: e.SPACEDB_WORKERS,
   };
 }
 

@@ -23,6 +23,7 @@ export const ID_PREFIX = {
   roomReport: 'rpt',
   roomSource: 'src',
   roomImage: 'img',
+  spaceDbWrite: 'dbw',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

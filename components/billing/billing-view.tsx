@@ -10,7 +10,7 @@ import { ChoosePlanButton, KeepPlanButton, PortalButton } from './billing-action
 type Plan = BillingState['plan'];
 const NAMES: Record<Plan, string> = { free: 'Free', pro: 'Pro', team: 'Team', enterprise: 'Enterprise' };
 const ORDER: Plan[] = ['free', 'pro', 'team', 'enterprise'];
-const USAGE: [keyof PlanLimits, string][] = [
+const USAGE: [Exclude<keyof PlanLimits, 'databaseBytes'>, string][] = [
   ['seats', 'Seats'],
   ['rooms', 'Rooms'],
   ['liveSpaces', 'Live spaces'],

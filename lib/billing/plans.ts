@@ -20,6 +20,8 @@ export type PlanLimits = {
   liveApps: number | null;
   /** Bytes of published files, uploads, sources and images together. */
   storageBytes: number | null;
+  /** Size of each space's SQL database. */
+  databaseBytes: number | null;
 };
 
 export type LimitKey = keyof PlanLimits;
@@ -28,13 +30,13 @@ const GB = 1024 ** 3;
 
 /** The plans sold with a billing provider. */
 export const PLAN_LIMITS: Readonly<Record<Plan, Readonly<PlanLimits>>> = {
-  free: { seats: 3, rooms: 3, liveSpaces: 3, liveApps: 1, storageBytes: 1 * GB },
-  pro: { seats: 10, rooms: 50, liveSpaces: 50, liveApps: 10, storageBytes: 50 * GB },
-  team: { seats: 50, rooms: 500, liveSpaces: 500, liveApps: 100, storageBytes: 500 * GB },
-  enterprise: { seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null },
+  free: { seats: 3, rooms: 3, liveSpaces: 3, liveApps: 1, storageBytes: 1 * GB, databaseBytes: 0.5 * GB },
+  pro: { seats: 10, rooms: 50, liveSpaces: 50, liveApps: 10, storageBytes: 50 * GB, databaseBytes: 2 * GB },
+  team: { seats: 50, rooms: 500, liveSpaces: 500, liveApps: 100, storageBytes: 500 * GB, databaseBytes: 10 * GB },
+  enterprise: { seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null, databaseBytes: null },
 };
 
-const UNLIMITED: PlanLimits = { seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null };
+const UNLIMITED: PlanLimits = { seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null, databaseBytes: null };
 
 export const PLAN_ORDER: Plan[] = ['free', 'pro', 'team', 'enterprise'];
 const PLAN_NAMES: Record<Plan, string> = { free: 'Free', pro: 'Pro', team: 'Team', enterprise: 'Enterprise' };
@@ -79,12 +81,15 @@ const NOUNS: Record<LimitKey, [one: string, many: string]> = {
   liveSpaces: ['live space', 'live spaces'],
   liveApps: ['live app', 'live apps'],
   storageBytes: ['byte of storage', 'bytes of storage'],
+  databaseBytes: ['byte per space database', 'bytes per space database'],
 };
+
+const BYTES: Partial<Record<LimitKey, string>> = { storageBytes: 'of storage', databaseBytes: 'per space database' };
 
 /** "3 rooms", "1 live app", "1 GiB of storage", "unlimited rooms". */
 export function describeLimit(key: LimitKey, limit: number | null): string {
   if (limit === null) return key === 'storageBytes' ? 'unlimited storage' : `unlimited ${NOUNS[key][1]}`;
-  if (key === 'storageBytes') return `${formatBytes(limit)} of storage`;
+  if (BYTES[key]) return `${formatBytes(limit)} ${BYTES[key]}`;
   return `${limit} ${NOUNS[key][limit === 1 ? 0 : 1]}`;
 }
 

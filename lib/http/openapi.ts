@@ -39,6 +39,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Rooms:
     'Rooms: a shared document of ordered pages with chat and presence over a WebSocket (ticket, then GET /v1/rooms/{id}/ws; see docs/realtime.md), people and invites, sources, and a Markdown export.',
   'Live spaces': 'Live spaces: rooms under their own prefix and plan limit, with image blocks and no AI suggestions.',
+  'Spaces: database':
+    "A sandboxed SQLite database per space: queries, guest writes by name, the write log, a SQL dump, reset and point-in-time restore within 30 days.",
 };
 
 // The routes whose body is raw bytes rather than JSON.

@@ -15,7 +15,7 @@ export const billingState = z
       .object({ seats: count, rooms: count, liveSpaces: count, liveApps: count, storageBytes: count })
       .meta({ id: 'BillingUsage', description: 'Accepted members, rooms, live spaces, live apps and stored bytes.' }),
     limits: z
-      .object({ seats: limit, rooms: limit, liveSpaces: limit, liveApps: limit, storageBytes: limit })
+      .object({ seats: limit, rooms: limit, liveSpaces: limit, liveApps: limit, storageBytes: limit, databaseBytes: limit })
       .meta({ id: 'BillingLimits', description: 'The limits of the plan on this server; null is unlimited (all null when the server enforces none).' }),
     provider: z.enum(['none', 'stripe']),
     billingConfigured: z.boolean().meta({ description: 'Whether checkout, portal and keep work here (BILLING_PROVIDER_SECRET_KEY is set).' }),

@@ -5,6 +5,7 @@ import { billingApi } from './billing.ts';
 import { commentsApi } from './comments.ts';
 import type { Endpoint } from './endpoint.ts';
 import { liveSpacesApi, roomsApi } from './rooms.ts';
+import { spacedbApi } from './spacedb.ts';
 import { spacesApi } from './spaces.ts';
 import { workspacesApi } from './workspaces.ts';
 
@@ -17,4 +18,5 @@ export const endpoints: Endpoint[] = [
   ...Object.values(commentsApi),
   ...Object.values(roomsApi),
   ...Object.values(liveSpacesApi),
+  ...Object.values(spacedbApi),
 ];

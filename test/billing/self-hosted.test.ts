@@ -30,7 +30,7 @@ describe('billing without a provider', () => {
         status: 'active',
         renewsAt: null,
         usage: { seats: 2, rooms: 0, liveSpaces: 0, liveApps: 0, storageBytes: 0 },
-        limits: { seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null },
+        limits: { seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null, databaseBytes: null },
         provider: 'none',
         billingConfigured: false,
         canManage: false,
@@ -120,7 +120,7 @@ describe('requireUnderLimit (rooms, live spaces, live apps)', () => {
   });
 
   it('refuses nothing when the server enforces no limits', () => {
-    expect(limitsOf(ws)).toEqual({ seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null });
+    expect(limitsOf(ws)).toEqual({ seats: null, rooms: null, liveSpaces: null, liveApps: null, storageBytes: null, databaseBytes: null });
     expect(() => requireUnderLimit(ws, 'rooms', 10 ** 6)).not.toThrow();
   });
 

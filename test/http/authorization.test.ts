@@ -151,6 +151,15 @@ const rules: Record<string, Rule> = {
   ...roomRules('liveSpacesApi'),
   'liveSpacesApi.image': ROOM_EDIT,
   'liveSpacesApi.imageRaw': ROOM_VIEW,
+  'spacedbApi.query': view,
+  'spacedbApi.overview': view,
+  'spacedbApi.exists': view,
+  'spacedbApi.guestWrites': push,
+  'spacedbApi.putGuestWrites': push,
+  'spacedbApi.writes': push,
+  'spacedbApi.export': push,
+  'spacedbApi.reset': admin,
+  'spacedbApi.restore': admin,
 };
 
 // Room routes, on a room of the workspace with no link access: workspace

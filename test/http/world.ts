@@ -368,6 +368,15 @@ export const examples: Record<string, ExampleEntry> = {
   ...roomExamples('liveSpacesApi', 'live'),
   'liveSpacesApi.image': me((w) => ({ params: { id: w.rooms.live }, raw: PNG, headers: { 'content-type': 'image/png' } })),
   'liveSpacesApi.imageRaw': { fresh: true, build: async (w) => ({ params: { id: w.rooms.live, imageId: await w.liveImage() } }) },
+  'spacedbApi.query': inSpace(() => ({ body: { sql: 'SELECT 1 AS one' } })),
+  'spacedbApi.overview': inSpace(),
+  'spacedbApi.exists': inSpace(),
+  'spacedbApi.guestWrites': inSpace(),
+  'spacedbApi.putGuestWrites': inSpace(() => ({ body: { statements: [] } })),
+  'spacedbApi.writes': inSpace(() => ({ query: { limit: '10' } })),
+  'spacedbApi.export': inSpace(),
+  'spacedbApi.reset': inSpace(),
+  'spacedbApi.restore': inSpace(() => ({ body: { at: Date.now() } })),
 };
 
 /** A 1×1 transparent PNG. */

@@ -88,6 +88,7 @@ export default async function SpacePage({ params, searchParams }: { params: Prom
           </a>
         ))}
         <a href={`/spaces/${id}/comments${one(search.path) ? `?path=${encodeURIComponent(one(search.path)!)}` : ''}`} className="whitespace-nowrap border-b-2 border-transparent px-3 py-2 text-slate-600 hover:text-slate-900">Comments</a>
+        <a href={`/spaces/${id}/database`} className="whitespace-nowrap border-b-2 border-transparent px-3 py-2 text-slate-600 hover:text-slate-900">Database</a>
       </nav>
       <div className="mt-6 space-y-6">
         {tab === 'files' ? <Files space={space} caller={caller} search={search} /> : null}

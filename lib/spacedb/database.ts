@@ -1,0 +1,313 @@
+// A space's SQL database, as the API offers it: queries (read-only, member
+// writes, guest writes by name), the overview, guest writes, the write log,
+// export, reset and point-in-time restore. The SQL runs in the child-process
+// pool (pool.ts, worker.ts); the history lives in Postgres and the blob store
+// (history.ts), so any instance can serve any space.
+import fs from 'node:fs';
+import type { Caller } from '../access/caller.ts';
+import { limitsOf } from '../billing/plans.ts';
+import { config } from '../config.ts';
+import { db } from '../db/client.ts';
+import { addressKey } from '../http/client.ts';
+import { ApiError } from '../http/errors.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { newId } from '../ids.ts';
+import type { z } from 'zod';
+import type { guestWrite as guestWriteSchema, writeRecord } from '../schemas/spacedb.ts';
+import { spaceWith, type LoadedSpace } from '../spaces/spaces.ts';
+import {
+  HISTORY_MS,
+  headOf,
+  materialize,
+  nextAt,
+  noteCached,
+  recordDelta,
+  recordImage,
+  removeScratch,
+  scratchFile,
+  withReadCache,
+  withWriteLock,
+} from './history.ts';
+import { JobKilled, JobRefused, Pool } from './pool.ts';
+import { splitStatements } from './sql.ts';
+import type { Job, RunJob, RunResult, TablesResult } from './worker.ts';
+
+type GuestWrite = z.infer<typeof guestWriteSchema>;
+type WriteRecord = z.input<typeof writeRecord>;
+
+/** Rows and bytes of one answer; past them `truncated` is true. */
+export const MAX_RESULT_ROWS = 10_000;
+export const MAX_RESULT_BYTES = 8 * 1024 * 1024;
+
+/** Guest writes per client address (every instance counts in the same store). */
+export const guestWriteLimit = rateLimit({
+  name: 'spacedb-guest-write',
+  points: 60,
+  duration: 600,
+  message: 'Too many database writes from your address; wait a few minutes.',
+});
+
+let pool: Pool | null = null;
+function thePool(): Pool {
+  pool ??= new Pool(config.spacedbWorkers);
+  return pool;
+}
+
+/** For tests: stop the children. */
+export async function closePool(): Promise<void> {
+  await pool?.close();
+  pool = null;
+}
+
+async function runJob<T>(job: Job): Promise<T> {
+  try {
+    return await thePool().run<T>(job, config.spacedbTimeoutMs);
+  } catch (error) {
+    if (error instanceof JobRefused) throw new ApiError(error.refusal.code, error.refusal.message);
+    if (error instanceof JobKilled) throw new ApiError('bad_request', `${error.message} Queries may run for at most ${config.spacedbTimeoutMs / 1000} s.`);
+    throw error;
+  }
+}
+
+/** The plan's database size cap, as SQLite pages (4096 bytes). */
+async function maxPageCount(loaded: LoadedSpace): Promise<number> {
+  const workspace = await db.workspace.findUniqueOrThrow({ where: { id: loaded.space.workspaceId }, select: { plan: true } });
+  const bytes = limitsOf(workspace).databaseBytes;
+  return bytes === null ? 2 ** 31 - 2 : Math.max(2, Math.floor(bytes / 4096));
+}
+
+/** Parameters as SQLite binds them: objects as JSON text, booleans as 0/1. */
+function bindable(params: unknown[]): (string | number | null)[] {
+  return params.map((p) => {
+    if (typeof p === 'boolean') return p ? 1 : 0;
+    if (p === null || typeof p === 'string' || typeof p === 'number') return p;
+    return JSON.stringify(p);
+  });
+}
+
+function origin(caller: Caller, kind: 'member' | 'guest') {
+  return { kind, city: caller.client.location?.city ?? null, country: caller.client.location?.country ?? null };
+}
+
+type Query = { sql: string; params: unknown[]; write: boolean; guest?: { name?: string } };
+
+function checkLength(sql: string): void {
+  for (const statement of splitStatements(sql)) {
+    if (statement.sql.length > 100_000) throw new ApiError('bad_request', 'A statement is longer than 100,000 characters (the limit per statement).');
+  }
+}
+
+/** Runs a write holding the space's lock, records its pages and logs it. */
+async function runWrite(
+  loaded: LoadedSpace,
+  caller: Caller,
+  job: Omit<RunJob, 'file' | 'op' | 'maxPageCount' | 'maxRows' | 'maxBytes' | 'write'>,
+  log: { userId: string | null; guestName: string | null; kind: 'member' | 'guest'; name: string | null },
+): Promise<RunResult> {
+  const spaceId = loaded.space.id;
+  const pages = await maxPageCount(loaded);
+  return withWriteLock(spaceId, config.spacedbTimeoutMs, async (tx, head, file) => {
+    const result = await runJob<RunResult>({ op: 'run', file, ...job, write: true, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
+    if (result.delta) {
+      const { seq } = await recordDelta(tx, spaceId, head, result.delta, file);
+      noteCached(spaceId, seq);
+    }
+    await tx.spaceDbWrite.create({
+      data: {
+        id: newId('spaceDbWrite'),
+        spaceId,
+        userId: log.userId,
+        guestName: log.guestName,
+        origin: origin(caller, log.kind),
+        statement: job.sql.length > 10_000 ? `${job.sql.slice(0, 10_000)}…` : job.sql,
+        name: log.name,
+        rowsWritten: result.rowsWritten,
+      },
+    });
+    return result;
+  });
+}
+
+export async function runQuery(caller: Caller, spaceId: string, readBody: () => Promise<Query>): Promise<Omit<RunResult, 'delta'>> {
+  const loaded = await spaceWith(caller, spaceId, 'view');
+  const body = await readBody();
+  const strip = ({ delta: _delta, ...rest }: RunResult) => rest;
+  if (body.write && !loaded.permissions.push) {
+    if (!caller.actor && body.guest) return strip(await runGuestWrite(loaded, caller, body));
+    if (!caller.actor) throw new ApiError('unauthorized', 'Sign in to write to this database (write: true needs push).');
+    throw new ApiError('forbidden', 'You cannot write to this database: write: true needs push.');
+  }
+  checkLength(body.sql);
+  const params = bindable(body.params);
+  if (body.write) {
+    return strip(
+      await runWrite(loaded, caller, { sql: body.sql, params }, { userId: caller.actor!.user.id, guestName: null, kind: 'member', name: null }),
+    );
+  }
+  return withReadCache(spaceId, async (file) =>
+    strip(await runJob<RunResult>({ op: 'run', file, sql: body.sql, params, write: false, maxPageCount: 0, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES })),
+  );
+}
+
+async function guestWritesOf(spaceId: string): Promise<GuestWrite[]> {
+  const row = await db.spaceDatabase.findUnique({ where: { spaceId }, select: { guestWrites: true } });
+  return (row?.guestWrites as GuestWrite[] | undefined) ?? [];
+}
+
+/**
+ * A guest (no token) runs one named guest write: `sql` is its name, `params`
+ * its parameters. Nothing else a guest sends is run.
+ */
+async function runGuestWrite(loaded: LoadedSpace, caller: Caller, body: Query): Promise<RunResult> {
+  if (!loaded.space.guestWrites) throw new ApiError('forbidden', 'This space does not let guests write to its database.');
+  const statement = (await guestWritesOf(loaded.space.id)).find((s) => s.name === body.sql);
+  if (!statement) throw new ApiError('bad_request', `No guest write is named "${body.sql.slice(0, 64)}"; a guest sends a guest write's name as sql.`);
+  await guestWriteLimit.consume(addressKey(caller.client.address));
+  return runWrite(loaded, caller, { sql: statement.sql, params: bindable(body.params) }, { userId: null, guestName: body.guest?.name ?? null, kind: 'guest', name: statement.name });
+}
+
+export async function overview(caller: Caller, spaceId: string): Promise<TablesResult> {
+  await spaceWith(caller, spaceId, 'view');
+  return withReadCache(spaceId, (file) => runJob<TablesResult>({ op: 'tables', file, counts: true }));
+}
+
+export async function exists(caller: Caller, spaceId: string): Promise<{ hasTables: boolean }> {
+  await spaceWith(caller, spaceId, 'view');
+  const head = await headOf(db, spaceId);
+  if (head.headSeq === 0) return { hasTables: false };
+  const { tables } = await withReadCache(spaceId, (file) => runJob<TablesResult>({ op: 'tables', file, counts: false }));
+  return { hasTables: tables.some((t) => t.type === 'table') };
+}
+
+export async function getGuestWrites(caller: Caller, spaceId: string): Promise<{ statements: GuestWrite[] }> {
+  await spaceWith(caller, spaceId, 'push');
+  return { statements: await guestWritesOf(spaceId) };
+}
+
+export async function putGuestWrites(caller: Caller, spaceId: string, statements: GuestWrite[]): Promise<{ statements: GuestWrite[] }> {
+  await spaceWith(caller, spaceId, 'push');
+  const names = new Set<string>();
+  for (const s of statements) {
+    if (names.has(s.name)) throw new ApiError('bad_request', `Two guest writes are named "${s.name}".`);
+    names.add(s.name);
+  }
+  // Each is prepared by SQLite against the current schema, in the sandbox.
+  await withReadCache(spaceId, async (file) => {
+    for (const s of statements) {
+      try {
+        await runJob({ op: 'check', file, sql: s.sql });
+      } catch (error) {
+        if (error instanceof ApiError) throw new ApiError('bad_request', `Guest write "${s.name}": ${error.message}`);
+        throw error;
+      }
+    }
+  });
+  await db.spaceDatabase.upsert({ where: { spaceId }, create: { spaceId, guestWrites: statements }, update: { guestWrites: statements } });
+  return { statements };
+}
+
+export async function listWrites(caller: Caller, spaceId: string, limit = 100): Promise<{ writes: WriteRecord[] }> {
+  await spaceWith(caller, spaceId, 'push');
+  const rows = await db.spaceDbWrite.findMany({
+    where: { spaceId },
+    orderBy: [{ at: 'desc' }, { id: 'desc' }],
+    take: limit,
+  });
+  const userIds = [...new Set(rows.map((r) => r.userId).filter((id): id is string => id !== null))];
+  const users = new Map((await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, handle: true, name: true } })).map((u) => [u.id, u]));
+  return {
+    writes: rows.map((r) => ({
+      id: r.id,
+      at: r.at.getTime(),
+      user: (r.userId && users.get(r.userId)) || null,
+      guestName: r.guestName,
+      origin: r.origin as WriteRecord['origin'],
+      name: r.name,
+      statement: r.statement,
+      rowsWritten: r.rowsWritten,
+    })),
+  };
+}
+
+export async function exportDump(caller: Caller, spaceId: string): Promise<{ filename: string; text: string }> {
+  await spaceWith(caller, spaceId, 'push');
+  const { text } = await withReadCache(spaceId, (file) => runJob<{ text: string }>({ op: 'dump', file }));
+  return { filename: `${spaceId}.sql`, text };
+}
+
+/** Drops every table, view, index and trigger; `before` is a moment that restores what was. */
+export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ before: number }> {
+  const loaded = await spaceWith(caller, spaceId, 'admin');
+  const pages = await maxPageCount(loaded);
+  let before = 0;
+  await withWriteLock(spaceId, config.spacedbTimeoutMs, async (tx, head, file) => {
+    const { tables } = await runJob<TablesResult>({ op: 'tables', file, counts: false });
+    const drops = [
+      ...tables.filter((t) => t.type === 'view').map((t) => `DROP VIEW IF EXISTS "${t.name.replaceAll('"', '""')}";`),
+      ...tables.filter((t) => t.type === 'table').map((t) => `DROP TABLE IF EXISTS "${t.name.replaceAll('"', '""')}";`),
+    ];
+    // The moment just before the reset's change (history times strictly increase).
+    before = nextAt(head).getTime() - 1;
+    if (drops.length === 0) return;
+    const result = await runJob<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, maxPageCount: pages, maxRows: 0, maxBytes: 0 });
+    if (result.delta) noteCached(spaceId, (await recordDelta(tx, spaceId, head, result.delta, file)).seq);
+    await tx.spaceDbWrite.create({
+      data: { id: newId('spaceDbWrite'), spaceId, userId: caller.actor!.user.id, origin: origin(caller, 'member'), statement: '-- reset: every table dropped', rowsWritten: result.rowsWritten },
+    });
+  });
+  return { before };
+}
+
+const BOOKMARK = /^bm-(\d{1,10})$/;
+
+/** The change to restore to, and the moment that change stands for. */
+async function target(spaceId: string, at: number | string, now: number): Promise<{ seq: number; restoredTo: number }> {
+  const oldest = now - HISTORY_MS;
+  const bookmark = typeof at === 'string' ? BOOKMARK.exec(at) : null;
+  if (bookmark) {
+    const seq = Number(bookmark[1]);
+    const head = await headOf(db, spaceId);
+    if (seq > head.headSeq) throw new ApiError('bad_request', `No bookmark ${at} in this database's history.`);
+    const change = seq === 0 ? null : await db.spaceDbChange.findUnique({ where: { spaceId_seq: { spaceId, seq } }, select: { at: true } });
+    // The bookmark's state lasted until the next change; it is in the window while that was.
+    const next = await db.spaceDbChange.findFirst({ where: { spaceId, seq: { gt: seq } }, orderBy: { seq: 'asc' }, select: { at: true } });
+    if (next && next.at.getTime() < oldest) throw new ApiError('bad_request', `Bookmark ${at} is older than 30 days.`);
+    return { seq, restoredTo: change?.at.getTime() ?? 0 };
+  }
+  let ms: number;
+  if (typeof at === 'number') ms = at;
+  else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(at)) ms = Date.parse(at);
+  else throw new ApiError('bad_request', 'at must be milliseconds since the epoch, an ISO 8601 date-time with a zone (2026-11-22T15:04:05Z), or a bookmark.');
+  if (!Number.isFinite(ms)) throw new ApiError('bad_request', `at: ${at} is not a valid date-time.`);
+  if (ms < oldest || ms > now) throw new ApiError('bad_request', `at must lie within the last 30 days (from ${new Date(oldest).toISOString()} to now).`);
+  const change = await db.spaceDbChange.findFirst({ where: { spaceId, at: { lte: new Date(ms) } }, orderBy: { seq: 'desc' }, select: { seq: true } });
+  return { seq: change?.seq ?? 0, restoredTo: ms };
+}
+
+/**
+ * Point-in-time restore: the state as of `at` becomes the newest change (a
+ * whole image), so nothing of the history is lost, and `undoBookmark` (the
+ * state before the restore) restores it again.
+ */
+export async function restoreDatabase(caller: Caller, spaceId: string, at: number | string): Promise<{ restoredTo: number; undoBookmark: string }> {
+  await spaceWith(caller, spaceId, 'admin');
+  const { seq, restoredTo } = await target(spaceId, at, Date.now());
+  const scratch = scratchFile();
+  try {
+    return await withWriteLock(spaceId, config.spacedbTimeoutMs, async (tx, head, file) => {
+      const undoBookmark = `bm-${head.headSeq}`;
+      await materialize(tx, spaceId, seq, scratch, null);
+      const bytes = fs.existsSync(scratch) ? fs.readFileSync(scratch) : Buffer.alloc(0);
+      const recorded = await recordImage(tx, spaceId, head, bytes);
+      for (const suffix of ['-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+      fs.writeFileSync(file, bytes);
+      noteCached(spaceId, recorded.seq);
+      await tx.spaceDbWrite.create({
+        data: { id: newId('spaceDbWrite'), spaceId, userId: caller.actor!.user.id, origin: origin(caller, 'member'), statement: `-- restore to ${new Date(restoredTo).toISOString()} (bm-${seq})`, rowsWritten: 0 },
+      });
+      return { restoredTo, undoBookmark };
+    });
+  } finally {
+    removeScratch(scratch);
+  }
+}
