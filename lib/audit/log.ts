@@ -20,7 +20,8 @@ export type AuditAction =
   | 'member.removed'
   | 'member.left'
   | 'invite_link.created'
-  | 'invite_link.revoked';
+  | 'invite_link.revoked'
+  | 'space.deleted';
 
 export type AuditEntry = {
   workspaceId: string;
