@@ -63,9 +63,9 @@ test('an owner invites a second person by link; they sign in from the link and j
   // The owner's audit log tells the story, newest first.
   await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Audit log' }).click();
   const events = page.getByRole('list', { name: 'Audit events' }).getByRole('listitem');
-  await expect(events.first()).toContainText('member.joined link-guest by @link-guest');
-  await expect(events.nth(1)).toContainText('invite_link.created');
-  await expect(events.last()).toContainText('workspace.created link-team by @link-owner');
+  await expect(events.first()).toContainText('@link-guest joined as an admin through an invite link.');
+  await expect(events.nth(1)).toContainText('@link-owner made an invite link for an admin for 1 use.');
+  await expect(events.last()).toContainText('@link-owner created the workspace Link Team (/link-team).');
 });
 
 test('an invitation by handle waits on the dashboard until it is accepted', async ({ page, browser }) => {

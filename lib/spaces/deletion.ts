@@ -8,6 +8,7 @@
 import type { SignedInCaller } from '../access/caller.ts';
 import { recordAudit } from '../audit/log.ts';
 import { db } from '../db/client.ts';
+import { ApiError } from '../http/errors.ts';
 import { spaceWith } from './spaces.ts';
 
 export async function deleteSpace(caller: SignedInCaller, id: string): Promise<void> {
@@ -20,6 +21,8 @@ export async function deleteSpace(caller: SignedInCaller, id: string): Promise<v
       target: { type: 'space', id: space.id, label: space.name },
       details: { versions: space.latestVersion },
     });
-    await tx.space.delete({ where: { id: space.id } });
+    // Two deletions at once: the second finds nothing left, and says so (its audit event rolls back).
+    const { count } = await tx.space.deleteMany({ where: { id: space.id } });
+    if (count === 0) throw new ApiError('not_found', `No space ${space.id}.`);
   });
 }

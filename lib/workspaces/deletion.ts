@@ -5,7 +5,7 @@
 // goes with the workspace, so the deletion is recorded in the server's log.
 // A personal workspace goes only with its person's account.
 import type { SignedInCaller } from '../access/caller.ts';
-import { workspaceAccess } from '../access/workspaces.ts';
+import { workspaceAccess, workspaceNotFound } from '../access/workspaces.ts';
 import { db } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { log } from '../log.ts';
@@ -19,7 +19,9 @@ export async function deleteWorkspace({ actor }: SignedInCaller, slug: string): 
     // Lock it, so a member joining or a space being created at the same moment waits for the deletion.
     await tx.$queryRaw`SELECT id FROM "Workspace" WHERE id = ${workspace.id} FOR UPDATE`;
     const spaces = await tx.space.count({ where: { workspaceId: workspace.id } });
-    await tx.workspace.delete({ where: { id: workspace.id } });
+    // Two deletions at once: the second finds nothing left, and says so.
+    const { count } = await tx.workspace.deleteMany({ where: { id: workspace.id } });
+    if (count === 0) throw workspaceNotFound(slug);
     return { ...workspace, spaces };
   });
   log.info('workspace.deleted', { workspaceId: deleted.id, slug: deleted.slug, actorId: actor.user.id, actorHandle: actor.user.handle, spaces: deleted.spaces });

@@ -94,3 +94,16 @@ describe('POST /v1/tokens', () => {
     expect((await call(createTokenRoute, 'POST', '/v1/tokens', { token: web.token, body: { label: '' } })).status).toBe(400);
   });
 });
+
+describe('deleting twice at once', () => {
+  it('deletes once and answers the other 404, never 500', async () => {
+    const owner = await signIn('race-owner');
+    await team('race-team', owner);
+    const space = await makeSpace(owner.token, 'race-team');
+    const spaces = await Promise.all([removeSpace(owner.token, space.id), removeSpace(owner.token, space.id), removeSpace(owner.token, space.id)]);
+    expect(spaces.map((a) => a.status).sort()).toEqual([204, 404, 404]);
+    expect(await db.auditEvent.count({ where: { action: 'space.deleted', targetId: space.id } })).toBe(1);
+    const workspaces = await Promise.all([removeWorkspace(owner.token, 'race-team'), removeWorkspace(owner.token, 'race-team'), removeWorkspace(owner.token, 'race-team')]);
+    expect(workspaces.map((a) => a.status).sort()).toEqual([204, 404, 404]);
+  });
+});
