@@ -20,7 +20,7 @@ export function FirstRun({ server }: { server: string }) {
               {i + 1}. {what}
             </p>
             <div className="mt-1 flex min-w-0 items-center gap-2">
-              <code className="min-w-0 flex-1 overflow-x-auto whitespace-nowrap rounded bg-white px-3 py-2 text-sm dark:bg-slate-900">{command}</code>
+              <code tabIndex={0} className="min-w-0 flex-1 overflow-x-auto whitespace-nowrap rounded bg-white px-3 py-2 text-sm dark:bg-slate-900">{command}</code>
               <CopyButton value={command} label={`Copy: ${command}`} />
             </div>
           </li>

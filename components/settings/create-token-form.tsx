@@ -40,7 +40,7 @@ export function CreateTokenForm() {
         <div role="status" aria-label="New API token" className="rounded-md border border-emerald-300 bg-emerald-50 p-4 text-sm dark:border-emerald-800 dark:bg-emerald-950/40">
           <p className="font-medium">Copy the token “{made.label}” now: it is shown only once.</p>
           <div className="mt-2 flex min-w-0 items-center gap-2">
-            <code aria-label="API token" className="min-w-0 flex-1 overflow-x-auto whitespace-nowrap rounded bg-white px-2 py-1 dark:bg-slate-900">
+            <code tabIndex={0} aria-label="API token" className="min-w-0 flex-1 overflow-x-auto whitespace-nowrap rounded bg-white px-2 py-1 dark:bg-slate-900">
               {made.token}
             </code>
             <CopyButton value={made.token} label="Copy the token" />

@@ -33,14 +33,14 @@ export async function AppShell({ actor, workspace, crumbs = [], children, width 
         Skip to content
       </a>
       <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
-        <div className={`mx-auto flex ${width} items-center gap-2 px-4 pt-3`}>
+        <div className={`mx-auto flex ${width} min-w-0 flex-wrap items-center gap-2 px-4 pt-3`}>
           <Logo />
           {actor ? (
             <>
               <span aria-hidden="true" className="text-slate-300 dark:text-slate-600">/</span>
               <DropdownMenu
                 label="Switch workspace"
-                button={<span className="truncate">{current ? current.name : 'Workspaces'}</span>}
+                button={<span className="min-w-0 truncate">{current ? current.name : 'Workspaces'}</span>}
                 items={[
                   ...workspaces.map((w) => ({ label: w.name, hint: `/${w.slug} · ${w.role}`, href: `/w/${w.slug}`, current: w.slug === workspace })),
                   { separator: true as const },
@@ -55,7 +55,7 @@ export async function AppShell({ actor, workspace, crumbs = [], children, width 
               <DropdownMenu
                 label="Your account"
                 align="right"
-                button={<span className="truncate">@{actor.user.handle}</span>}
+                button={<span className="min-w-0 truncate">@{actor.user.handle}</span>}
                 items={[
                   { label: 'Profile and settings', href: '/settings' },
                   { label: 'API tokens', href: '/settings/tokens' },

@@ -15,7 +15,7 @@ export function DiffView({ path, before, after }: { path: string; before: string
           <span className="text-emerald-700 dark:text-emerald-400">+{added}</span> <span className="text-red-700 dark:text-red-400">−{removed}</span>
         </span>
       </figcaption>
-      <div className="overflow-x-auto">
+      <div className="overflow-x-auto" tabIndex={0} role="group" aria-label={`Lines of ${path}`}>
         <table className="w-full border-collapse font-mono text-xs">
           <tbody>
             {cut.map((hunk, h) => [
@@ -29,8 +29,8 @@ export function DiffView({ path, before, after }: { path: string; before: string
                   key={`${h}-${i}`}
                   className={line.kind === 'added' ? 'bg-emerald-50 dark:bg-emerald-950/50' : line.kind === 'removed' ? 'bg-red-50 dark:bg-red-950/50' : ''}
                 >
-                  <td className="w-10 select-none px-2 text-right text-slate-400">{line.old ?? ''}</td>
-                  <td className="w-10 select-none px-2 text-right text-slate-400">{line.new ?? ''}</td>
+                  <td className="w-10 select-none px-2 text-right text-slate-500">{line.old ?? ''}</td>
+                  <td className="w-10 select-none px-2 text-right text-slate-500">{line.new ?? ''}</td>
                   <td className="whitespace-pre px-2">
                     <span aria-hidden="true">{line.kind === 'added' ? '+' : line.kind === 'removed' ? '−' : ' '}</span>
                     <span className="sr-only">{line.kind === 'added' ? 'added: ' : line.kind === 'removed' ? 'removed: ' : ''}</span>

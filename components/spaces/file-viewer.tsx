@@ -56,7 +56,8 @@ export function FileViewer(props: Props) {
           // eslint-disable-next-line @next/next/no-img-element -- a published file, served by Atrium itself
           <img src={props.rawUrl} alt={props.path} className="h-auto max-w-full" />
         ) : view.kind === 'code' ? (
-          <pre className="hljs max-w-full overflow-x-auto text-sm leading-relaxed">
+          // Focusable, so keyboards can scroll a long line sideways.
+          <pre tabIndex={0} className="hljs max-w-full overflow-x-auto text-sm leading-relaxed focus-visible:outline-2 focus-visible:outline-brand">
             <code dangerouslySetInnerHTML={{ __html: view.html }} />
           </pre>
         ) : (

@@ -47,7 +47,7 @@ export function DropdownMenu({ label, button, items, align = 'left' }: { label: 
         type="button"
         aria-haspopup="menu"
         aria-expanded={open}
-        aria-controls={id}
+        aria-controls={open ? id : undefined}
         aria-label={label}
         onClick={() => setOpen(!open)}
         onKeyDown={(event) => {
@@ -56,7 +56,7 @@ export function DropdownMenu({ label, button, items, align = 'left' }: { label: 
             setOpen(true);
           }
         }}
-        className="inline-flex max-w-[14rem] items-center gap-1 rounded-md px-2 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand dark:hover:bg-slate-800"
+        className="inline-flex max-w-[9rem] items-center sm:max-w-[14rem] gap-1 rounded-md px-2 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand dark:hover:bg-slate-800"
       >
         {button}
         <span aria-hidden="true" className="text-slate-400">▾</span>
