@@ -26,7 +26,9 @@ test('an owner invites a second person by link; they sign in from the link and j
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Link Team');
 
   await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Invite links' }).click();
-  await page.getByLabel('Role').selectOption('admin');
+  // Tabs navigate in place: wait for the new page before using its form.
+  await expect(page).toHaveURL(/\/w\/link-team\/invites$/);
+  await page.getByLabel('Role', { exact: true }).selectOption('admin');
   await page.getByLabel('Maximum uses (optional)').fill('1');
   await page.getByRole('button', { name: 'Create invite link' }).click();
   const shown = page.getByRole('status', { name: 'New invite link' });

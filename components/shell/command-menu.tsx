@@ -63,11 +63,11 @@ export function CommandMenu({ workspaces }: { workspaces: { slug: string; name: 
       <button
         type="button"
         onClick={() => setOpen(true)}
-        className="hidden items-center gap-2 rounded-md border border-slate-300 px-2.5 py-1 text-sm text-slate-500 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand sm:inline-flex dark:border-slate-600 dark:text-slate-400 dark:hover:bg-slate-800"
+        className="hidden items-center gap-2 rounded-md border border-slate-300 px-2.5 py-1 text-sm text-slate-600 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand sm:inline-flex dark:border-slate-600 dark:text-slate-400 dark:hover:bg-slate-800"
         aria-keyshortcuts="Control+K Meta+K"
       >
         Jump to…
-        <kbd className="rounded bg-slate-100 px-1 text-xs dark:bg-slate-800">⌘K</kbd>
+        <kbd className="rounded bg-slate-100 px-1 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200">⌘K</kbd>
       </button>
       <button type="button" onClick={() => setOpen(true)} aria-label="Jump to" className="rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand sm:hidden dark:text-slate-300">
         ⌕

@@ -48,7 +48,6 @@ export function DropdownMenu({ label, button, items, align = 'left' }: { label: 
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? id : undefined}
-        aria-label={label}
         onClick={() => setOpen(!open)}
         onKeyDown={(event) => {
           if (event.key === 'ArrowDown' && !open) {
@@ -58,8 +57,10 @@ export function DropdownMenu({ label, button, items, align = 'left' }: { label: 
         }}
         className="inline-flex max-w-[9rem] items-center sm:max-w-[14rem] gap-1 rounded-md px-2 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand dark:hover:bg-slate-800"
       >
+        {/* The name is "label: visible text", so what is seen is part of what is announced (WCAG 2.5.3). */}
+        <span className="sr-only">{label}: </span>
         {button}
-        <span aria-hidden="true" className="text-slate-400">▾</span>
+        <span aria-hidden="true" className="text-slate-500">▾</span>
       </button>
       {open ? (
         <ul
