@@ -1,16 +1,29 @@
 import type { ReactNode } from 'react';
 import type { Actor } from '@/lib/auth/tokens.ts';
-import { SiteHeader } from './site-header.tsx';
+import { AppShell } from './shell/app-shell.tsx';
+import type { Crumb } from './shell/navigation.ts';
 
-/** The frame of every web page: the header and a centred main column. */
-export function Page({ actor, title, children, width = 'max-w-5xl' }: { actor: Actor | null; title?: string; children: ReactNode; width?: string }) {
+/** The frame of every web page: the app shell (header, navigation, breadcrumbs) and the main column. */
+export function Page({
+  actor,
+  title,
+  children,
+  width = 'max-w-6xl',
+  crumbs,
+  workspace,
+}: {
+  actor: Actor | null;
+  title?: string;
+  children: ReactNode;
+  width?: string;
+  crumbs?: Crumb[];
+  /** The slug of the workspace this page belongs to (the switcher shows it). */
+  workspace?: string;
+}) {
   return (
-    <>
-      <SiteHeader actor={actor} />
-      <main className={`mx-auto ${width} px-4 py-10`}>
-        {title ? <h1 className="mb-6 text-2xl font-bold">{title}</h1> : null}
-        {children}
-      </main>
-    </>
+    <AppShell actor={actor} crumbs={crumbs} workspace={workspace} width={width}>
+      {title ? <h1 className="mb-6 text-2xl font-bold tracking-tight">{title}</h1> : null}
+      {children}
+    </AppShell>
   );
 }

@@ -13,7 +13,7 @@ const SECTIONS = [
 /** The settings pages: a section menu beside (on phones, above) the section. */
 export function SettingsFrame({ actor, current, children }: { actor: Actor; current: (typeof SECTIONS)[number][0]; children: ReactNode }) {
   return (
-    <Page actor={actor} title="Settings">
+    <Page actor={actor} title="Settings" crumbs={[{ label: 'Dashboard', href: '/' }, { label: 'Settings', href: '/settings' }, ...(current === '/settings' ? [] : [{ label: SECTIONS.find(([href]) => href === current)![1] }])]}>
       <div className="flex flex-col gap-8 md:flex-row">
         <nav aria-label="Settings" className="md:w-48 md:shrink-0">
           <ul className="flex flex-wrap gap-2 md:flex-col md:gap-1">
@@ -22,7 +22,7 @@ export function SettingsFrame({ actor, current, children }: { actor: Actor; curr
                 <a
                   href={href}
                   aria-current={href === current ? 'page' : undefined}
-                  className={`block rounded-md px-3 py-1.5 text-sm ${href === current ? 'bg-brand-soft font-medium text-brand' : 'hover:bg-slate-50'}`}
+                  className={`block rounded-md px-3 py-1.5 text-sm ${href === current ? 'bg-brand-soft font-medium text-brand' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
                 >
                   {label}
                 </a>

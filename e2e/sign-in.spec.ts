@@ -43,6 +43,9 @@ test('a command-line sign-in approved in the browser hands the CLI a working tok
   const row = page.getByRole('listitem', { name: 'e2e laptop' });
   await expect(row).toBeVisible();
   await row.getByRole('button', { name: 'Revoke' }).click();
+  // Revoking asks first, in the confirm dialog, and a toast says it happened.
+  await page.getByRole('dialog', { name: 'Revoke “e2e laptop”?' }).getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Revoked “e2e laptop”.' })).toBeVisible();
   await expect(row).toHaveCount(0);
   expect((await request.get('/v1/me', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401);
 });

@@ -16,7 +16,10 @@ test('a person signs in with the development form and sees their personal worksp
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('region', { name: 'Your account' })).toContainText('Signed in as @smoke-user');
-  await expect(page.getByRole('region', { name: 'Your account' })).toContainText('/smoke-user · owner');
+  // The dashboard lists the personal workspace with the person's role.
+  const workspaces = page.getByRole('list', { name: 'Your workspaces' });
+  await expect(workspaces.getByRole('link', { name: 'smoke-user' })).toHaveAttribute('href', '/w/smoke-user');
+  await expect(workspaces).toContainText('owner');
 
   // The browser's session is a web session to the API as well.
   const me = await page.request.get('/v1/me');

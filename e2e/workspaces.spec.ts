@@ -26,7 +26,9 @@ test('an owner invites a second person by link; they sign in from the link and j
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Link Team');
 
   await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Invite links' }).click();
-  await page.getByLabel('Role').selectOption('admin');
+  // Tabs navigate in place: wait for the new page before using its form.
+  await expect(page).toHaveURL(/\/w\/link-team\/invites$/);
+  await page.getByLabel('Role', { exact: true }).selectOption('admin');
   await page.getByLabel('Maximum uses (optional)').fill('1');
   await page.getByRole('button', { name: 'Create invite link' }).click();
   const shown = page.getByRole('status', { name: 'New invite link' });
@@ -63,9 +65,9 @@ test('an owner invites a second person by link; they sign in from the link and j
   // The owner's audit log tells the story, newest first.
   await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Audit log' }).click();
   const events = page.getByRole('list', { name: 'Audit events' }).getByRole('listitem');
-  await expect(events.first()).toContainText('member.joined link-guest by @link-guest');
-  await expect(events.nth(1)).toContainText('invite_link.created');
-  await expect(events.last()).toContainText('workspace.created link-team by @link-owner');
+  await expect(events.first()).toContainText('@link-guest joined as an admin through an invite link.');
+  await expect(events.nth(1)).toContainText('@link-owner made an invite link for an admin for 1 use.');
+  await expect(events.last()).toContainText('@link-owner created the workspace Link Team (/link-team).');
 });
 
 test('an invitation by handle waits on the dashboard until it is accepted', async ({ page, browser }) => {

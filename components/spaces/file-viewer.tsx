@@ -1,7 +1,8 @@
-import Markdown from 'react-markdown';
+import Markdown, { defaultUrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { ButtonLink } from '@/components/ui/button.tsx';
-import { fileView } from '@/lib/web/file-view.ts';
+import { formatBytes } from '@/lib/web/format.ts';
+import { fileView, spaceAsset, spaceLink, type LinkContext } from '@/lib/web/file-view.ts';
 
 type Props = {
   path: string;
@@ -12,37 +13,55 @@ type Props = {
   content: string;
   rawUrl: string | null;
   downloadUrl: string;
+  /** Resolve relative links and images of markdown within this space and version. */
+  links?: LinkContext;
+  historyUrl?: string;
 };
 
 /** One file of a version: markdown rendered, code highlighted, images shown, other files offered for download. */
 export function FileViewer(props: Props) {
   const view = fileView(props.path, props.contentType, props.text, props.content);
+  const links = props.links;
+  // Relative links lead to the file in this space and version, not to /spaces/<target>.
+  const urlTransform = (url: string, key: string) => {
+    const safe = defaultUrlTransform(url);
+    if (!links || !safe) return safe;
+    return key === 'src' ? spaceAsset(links, props.path, safe) : spaceLink(links, props.path, safe);
+  };
   return (
-    <section aria-label={`File ${props.path}`} className="rounded-lg border border-slate-200">
-      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-2 text-sm">
-        <span className="font-mono break-all">{props.path}</span>
-        <span className="flex items-center gap-3 text-slate-500">
-          {props.contentType.split(';')[0]} · {props.size.toLocaleString('en')} bytes
-          <ButtonLink href={props.downloadUrl} variant="secondary">
+    <section aria-label={`File ${props.path}`} className="min-w-0 rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
+      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-2 text-sm dark:border-slate-700">
+        <span className="min-w-0 font-mono [overflow-wrap:anywhere]">{props.path}</span>
+        <span className="flex flex-wrap items-center gap-3 text-slate-500 dark:text-slate-400">
+          {props.contentType.split(';')[0]} · {formatBytes(props.size)}
+          {props.historyUrl ? (
+            <ButtonLink href={props.historyUrl} variant="secondary" size="sm">
+              History
+            </ButtonLink>
+          ) : null}
+          <ButtonLink href={props.downloadUrl} variant="secondary" size="sm">
             Download
           </ButtonLink>
         </span>
       </div>
-      <div className="overflow-x-auto p-4">
-        {props.truncated ? <p className="mb-3 text-sm text-amber-800">Only the first 1 MiB is shown; download the file for all of it.</p> : null}
+      <div className="min-w-0 p-4">
+        {props.truncated ? <p className="mb-3 text-sm text-amber-800 dark:text-amber-300">Only the first 1 MiB is shown; download the file for all of it.</p> : null}
         {view.kind === 'markdown' ? (
           <article className="markdown max-w-none">
-            <Markdown remarkPlugins={[remarkGfm]}>{props.content}</Markdown>
+            <Markdown remarkPlugins={[remarkGfm]} urlTransform={urlTransform}>
+              {props.content}
+            </Markdown>
           </article>
         ) : view.kind === 'image' && props.rawUrl ? (
           // eslint-disable-next-line @next/next/no-img-element -- a published file, served by Atrium itself
-          <img src={props.rawUrl} alt={props.path} className="max-w-full" />
+          <img src={props.rawUrl} alt={props.path} className="h-auto max-w-full" />
         ) : view.kind === 'code' ? (
-          <pre className="hljs text-sm leading-relaxed">
+          // Focusable, so keyboards can scroll a long line sideways.
+          <pre tabIndex={0} className="hljs max-w-full overflow-x-auto text-sm leading-relaxed focus-visible:outline-2 focus-visible:outline-brand">
             <code dangerouslySetInnerHTML={{ __html: view.html }} />
           </pre>
         ) : (
-          <p className="text-sm text-slate-600">This file is not text; download it to open it.</p>
+          <p className="text-sm text-slate-600 dark:text-slate-300">This file is not text; download it to open it.</p>
         )}
       </div>
     </section>

@@ -3,12 +3,15 @@
 import { useRouter } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { api } from '@/lib/web/api-client.ts';
-import { Button } from './button.tsx';
+import { Button, type ButtonSize } from './button.tsx';
 import { ErrorNote } from './card.tsx';
+import { useConfirm, type ConfirmOptions } from './dialog.tsx';
+import { useToast } from './toast.tsx';
 
 /**
  * A button that makes one /v1 call, then refreshes the page (or goes to
- * `goTo`); a failure is shown beside it.
+ * `goTo`); a failure is shown beside it. With `confirm`, it asks first in the
+ * confirm dialog; with `done`, a toast says what happened.
  */
 export function ActionButton({
   method,
@@ -16,7 +19,11 @@ export function ActionButton({
   body,
   goTo,
   variant = 'secondary',
+  size = 'md',
   disabled,
+  confirm,
+  done,
+  label,
   children,
 }: {
   method: 'POST' | 'PATCH' | 'DELETE';
@@ -24,18 +31,26 @@ export function ActionButton({
   body?: unknown;
   goTo?: string;
   variant?: 'primary' | 'secondary' | 'danger';
+  size?: ButtonSize;
   disabled?: boolean;
+  confirm?: ConfirmOptions;
+  done?: string;
+  label?: string;
   children: ReactNode;
 }) {
   const router = useRouter();
+  const ask = useConfirm();
+  const toast = useToast();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   async function run() {
+    if (confirm && !(await ask(confirm))) return;
     setBusy(true);
     setError(null);
     try {
       await api(method, path, body);
+      if (done) toast({ message: done });
       if (goTo) window.location.assign(goTo);
       else {
         router.refresh();
@@ -49,7 +64,7 @@ export function ActionButton({
 
   return (
     <span className="inline-flex flex-col gap-1">
-      <Button type="button" variant={variant} onClick={run} disabled={busy || disabled}>
+      <Button type="button" variant={variant} size={size} onClick={run} disabled={busy || disabled} aria-label={label}>
         {children}
       </Button>
       {error ? <ErrorNote>{error}</ErrorNote> : null}

@@ -1,63 +1,49 @@
 import type { ReactNode } from 'react';
 import { Page } from '@/components/page.tsx';
+import { TabNav } from '@/components/ui/tabs.tsx';
 import { workspaceRoleCan } from '@/lib/access/capabilities.ts';
 import type { Actor } from '@/lib/auth/tokens.ts';
 import type { WorkspaceDetail, WorkspaceSummary } from '@/lib/schemas/workspaces.ts';
-import { WorkspaceSwitcher } from './workspace-switcher.tsx';
+import { workspaceTabs } from './workspace-tabs.ts';
 
-type Tab = 'members' | 'spaces' | 'invites' | 'audit' | 'billing';
-
-/** The frame of every workspace page: its name, the switcher and the tabs the person's role opens. */
+/**
+ * The frame of every workspace page: breadcrumbs, its name and the tabs the
+ * person's role opens (the current one found from the address, as in the
+ * space layout). `tab` and `workspaces` are kept for callers of the old frame.
+ */
 export function WorkspaceFrame({
   actor,
   workspace,
-  workspaces,
-  tab,
   children,
+  title,
 }: {
   actor: Actor;
-  workspace: WorkspaceDetail;
-  workspaces: WorkspaceSummary[];
-  tab: Tab;
+  workspace: WorkspaceDetail | (WorkspaceSummary & { seats?: WorkspaceDetail['seats'] });
+  workspaces?: WorkspaceSummary[];
+  tab?: string;
+  title?: string;
   children: ReactNode;
 }) {
-  const admin = workspaceRoleCan(workspace.role, 'admin');
-  const tabs: [Tab, string, string][] = [
-    ['members', 'Members', `/w/${workspace.slug}`],
-    ['spaces', 'Spaces', `/w/${workspace.slug}/spaces`],
-    ['billing', 'Billing', `/w/${workspace.slug}/billing`],
-    ...(admin
-      ? ([
-          ['invites', 'Invite links', `/w/${workspace.slug}/invites`],
-          ['audit', 'Audit log', `/w/${workspace.slug}/audit`],
-        ] as [Tab, string, string][])
-      : []),
-  ];
+  const tabs = workspaceTabs
+    .filter((t) => !t.need || workspaceRoleCan(workspace.role, t.need))
+    .map((t) => ({ href: t.segment ? `/w/${workspace.slug}/${t.segment}` : `/w/${workspace.slug}`, label: t.label, exact: !t.segment }));
   return (
-    <Page actor={actor}>
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold">{workspace.name}</h1>
-          <p className="text-sm text-slate-500">
-            /{workspace.slug} · you are {workspace.role}
-            {workspace.seats ? ` · ${workspace.seats.plan} plan, ${workspace.seats.used} of ${workspace.seats.limit ?? 'unlimited'} seats` : ''}
-          </p>
-        </div>
-        <WorkspaceSwitcher workspaces={workspaces} current={workspace.slug} />
+    <Page
+      actor={actor}
+      workspace={workspace.slug}
+      crumbs={[{ label: 'Dashboard', href: '/' }, { label: workspace.name, href: `/w/${workspace.slug}` }, ...(title ? [{ label: title }] : [])]}
+    >
+      <div className="min-w-0">
+        <h1 className="text-2xl font-bold tracking-tight">{workspace.name}</h1>
+        <p className="text-sm text-slate-500 dark:text-slate-400">
+          /{workspace.slug} · you are {workspace.role}
+          {workspace.seats ? ` · ${workspace.seats.plan} plan, ${workspace.seats.used} of ${workspace.seats.limit ?? 'unlimited'} seats` : ''}
+        </p>
       </div>
-      <nav aria-label="Workspace" className="mt-6 flex gap-1 overflow-x-auto border-b border-slate-200 text-sm">
-        {tabs.map(([key, label, href]) => (
-          <a
-            key={key}
-            href={href}
-            aria-current={key === tab ? 'page' : undefined}
-            className={`whitespace-nowrap border-b-2 px-3 py-2 ${key === tab ? 'border-brand font-medium text-brand' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
-          >
-            {label}
-          </a>
-        ))}
-      </nav>
-      <div className="mt-6 space-y-6">{children}</div>
+      <div className="mt-6">
+        <TabNav label="Workspace" tabs={tabs} />
+      </div>
+      <div className="mt-6 min-w-0 space-y-6">{children}</div>
     </Page>
   );
 }

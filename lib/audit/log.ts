@@ -28,7 +28,8 @@ export type AuditAction =
   | 'billing.change_scheduled'
   | 'billing.change_cancelled'
   | 'billing.payment_failed'
-  | 'billing.plan_set';
+  | 'billing.plan_set'
+  | 'space.deleted';
 
 export type AuditEntry = {
   workspaceId: string;

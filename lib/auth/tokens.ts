@@ -116,3 +116,10 @@ export async function revokeCurrentToken({ actor }: SignedInCaller): Promise<voi
 export async function endSession(secret: string): Promise<void> {
   await db.token.deleteMany({ where: { hash: hashSecret(secret), kind: 'web' } });
 }
+
+/** A new API token for the caller, made in the web app (settings); its secret is answered this once. */
+export async function createApiToken({ actor }: SignedInCaller, label: string): Promise<{ token: string; id: string; label: string; expiresAt: number | null }> {
+  const secret = await issueToken(actor.user.id, 'api', label);
+  const row = await db.token.findUniqueOrThrow({ where: { hash: hashSecret(secret) }, select: { id: true, label: true, expiresAt: true } });
+  return { token: secret, id: row.id, label: row.label, expiresAt: row.expiresAt?.getTime() ?? null };
+}

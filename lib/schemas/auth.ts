@@ -113,6 +113,16 @@ export const authApi = {
     response: z.object({ tokens: z.array(tokenListing) }),
     errors: [401],
   }),
+  createToken: endpoint({
+    method: 'POST',
+    path: '/v1/tokens',
+    tag: 'Tokens',
+    summary: 'Create an API token for the caller (web session only); the secret is answered once',
+    auth: 'web',
+    body: z.object({ label: text().trim().min(1).max(100) }),
+    response: z.object({ token: z.string(), id: z.string(), label: z.string(), expiresAt: timestamp.nullable() }).meta({ id: 'NewToken' }),
+    errors: [400, 401, 403],
+  }),
   revokeCurrentToken: endpoint({
     method: 'DELETE',
     path: '/v1/tokens/current',

@@ -10,7 +10,7 @@ const idParams = z.object({ id: text().min(1).max(100) });
 export const MAX_SQL_CHARS = 100_000;
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 
-const param = z.union([text({ multiline: true }), z.number(), z.null(), z.boolean(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+const param = z.union([text({ multiline: true }), z.number(), z.null(), z.boolean(), z.record(text(), z.unknown()), z.array(z.unknown())]);
 
 export const cell = z
   .union([z.string(), z.number(), z.null(), z.object({ blob: z.string().meta({ description: 'The bytes, base64.' }) })])

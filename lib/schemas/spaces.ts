@@ -187,6 +187,16 @@ export const spacesApi = {
     errors: [400, 401, 403, 404],
   }),
   get: endpoint({ method: 'GET', path: '/v1/spaces/{id}', tag, summary: 'A space', auth: 'optional', params: idParams, response: space, errors: [404] }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/v1/spaces/{id}',
+    tag,
+    summary: 'Delete a space with all its versions, uploads and statistics (workspace owner or admin)',
+    auth: 'user',
+    params: idParams,
+    response: null,
+    errors: [401, 403, 404],
+  }),
   patch: endpoint({
     method: 'PATCH',
     path: '/v1/spaces/{id}',

@@ -152,6 +152,16 @@ export const workspacesApi = {
     response: workspaceSummary,
     errors: [400, 401, 403, 404, 409],
   }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/v1/workspaces/{slug}',
+    tag: 'Workspaces',
+    summary: 'Delete a workspace with its spaces, members and audit log (owner or admin; not a personal workspace)',
+    auth: 'user',
+    params: slugParams,
+    response: null,
+    errors: [401, 403, 404, 409],
+  }),
   invite: endpoint({
     method: 'POST',
     path: '/v1/workspaces/{slug}/members',

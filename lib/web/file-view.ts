@@ -44,3 +44,40 @@ export function listFolder<T extends { path: string }>(files: T[], dir: string):
   }
   return { folders: [...folders].sort(), files: here };
 }
+
+/**
+ * Where a link or image in a published markdown file points, within the
+ * space: relative targets are resolved against the file's folder ("about/"
+ * from "docs/README.md" is "docs/about/"); absolute addresses, other sites,
+ * fragments and mail links are left alone (null).
+ */
+export function resolveRelative(filePath: string, target: string): { path: string; hash: string; query: string } | null {
+  if (!target || target.startsWith('#') || target.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(target)) return null;
+  const dir = filePath.includes('/') ? filePath.slice(0, filePath.lastIndexOf('/') + 1) : '';
+  // A made-up origin: only the path arithmetic of URL is wanted ("..", "./").
+  const url = new URL(target, `http://space.invalid/${dir.split('/').map(encodeURIComponent).join('/')}`);
+  const path = decodeURIComponent(url.pathname.slice(1));
+  return { path, hash: url.hash, query: url.search };
+}
+
+export type LinkContext = { spaceId: string; version: number; siteUrl: string; latest: number };
+
+/** The web app's address for a resolved link: a folder opens the folder, a file opens the file, at the same version. */
+export function spaceLink(ctx: LinkContext, filePath: string, target: string): string {
+  const resolved = resolveRelative(filePath, target);
+  if (!resolved) return target;
+  const params = new URLSearchParams();
+  if (ctx.version !== ctx.latest) params.set('v', String(ctx.version));
+  if (resolved.path === '' || resolved.path.endsWith('/')) {
+    if (resolved.path) params.set('dir', resolved.path.replace(/\/$/, ''));
+  } else params.set('path', resolved.path);
+  const query = params.toString();
+  return `/spaces/${ctx.spaceId}${query ? `?${query}` : ''}${resolved.hash}`;
+}
+
+/** Where an image of a markdown file is served from: the published site at that version. */
+export function spaceAsset(ctx: LinkContext, filePath: string, target: string): string {
+  const resolved = resolveRelative(filePath, target);
+  if (!resolved) return target;
+  return `${ctx.siteUrl}${resolved.path.split('/').map(encodeURIComponent).join('/')}?v=${ctx.version}`;
+}

@@ -1,4 +1,5 @@
-// How pages show times: the same text on the server and in the browser.
+// How pages show times: the same text on the server and in the browser until
+// the browser swaps in local, relative text (components/ui/time.tsx).
 const formatter = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 
 export function formatTime(ms: number | null): string {
@@ -7,4 +8,36 @@ export function formatTime(ms: number | null): string {
 
 export function formatDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 7],
+];
+
+/** "just now", "2 minutes ago", "3 days ago" for times within a week of `now`; null for older ones. */
+export function relativeTime(ms: number, now: number, locale?: string): string | null {
+  let amount = (ms - now) / 1000;
+  if (Math.abs(amount) < 45) return 'just now';
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(amount) < size) return format.format(Math.round(amount), unit);
+    amount /= size;
+  }
+  return null;
+}
+
+/** 1.2 MB, 340 KB, 12 bytes. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value.toLocaleString('en', { maximumFractionDigits: value < 10 ? 1 : 0 })} ${units[unit]}`;
 }

@@ -77,6 +77,7 @@ const rules: Record<string, Rule> = {
   'authApi.cliDecide': SELF,
   'authApi.cliPoll': ANYONE,
   'authApi.tokens': SELF,
+  'authApi.createToken': SELF,
   'authApi.revokeCurrentToken': SELF,
   // The target is the owner's token: anyone else's id is not found.
   'authApi.revokeToken': row('ok', 404, 404, 404, 404, 404, 401),
@@ -84,6 +85,7 @@ const rules: Record<string, Rule> = {
   'workspacesApi.create': SELF,
   'workspacesApi.get': WS_MEMBERS,
   'workspacesApi.update': WS_ADMIN,
+  'workspacesApi.remove': WS_ADMIN,
   'workspacesApi.invite': WS_ADMIN,
   'workspacesApi.changeRole': WS_ADMIN,
   'workspacesApi.removeMember': WS_ADMIN,
@@ -102,6 +104,7 @@ const rules: Record<string, Rule> = {
   'spacesApi.create': WS_PUSH,
   'spacesApi.get': { members: VIEW_HIDDEN, public: VIEW_PUBLIC },
   'spacesApi.patch': admin,
+  'spacesApi.remove': admin,
   'spacesApi.head': { members: VIEW_HIDDEN, public: VIEW_PUBLIC },
   // Only a public space with a password unlocks; members of a members-only space have nothing to unlock.
   'spacesApi.unlock': { members: row(400, 400, 400, 400, 404, 404, 404), password: ANYONE },

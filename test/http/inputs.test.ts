@@ -68,6 +68,11 @@ function stringLeaves(schema: z.ZodType, where: string, out: Leaf[] = []): Leaf[
     case 'literal':
     case 'number':
     case 'boolean':
+    case 'null':
+      break;
+    // Free-form JSON (a database query's object parameter) is bound as JSON
+    // text, where NUL and lone surrogates are escaped; it never reaches a Postgres text column.
+    case 'unknown':
       break;
     default:
       throw new Error(`${where}: the walk does not know "${def.type}" schemas; teach it, and make sure their strings use text()`);

@@ -207,6 +207,26 @@ export class World {
     return json.id;
   }
 
+  /** A new space of `kind` in the world's workspace (to delete). */
+  async spareSpace(kind: SpaceKind): Promise<string> {
+    const space = await this.must(200, 'POST', '/v1/spaces', { as: this.people.owner, body: { workspace: this.slug, name: `spare ${kind}`, visibility: kind === 'members' ? 'members' : 'public' } });
+    if (kind === 'password') await this.must(200, 'PATCH', `/v1/spaces/${space.id}`, { as: this.people.owner, body: { password: SPACE_PASSWORD } });
+    return space.id;
+  }
+
+  /** A new workspace with the world's people in the same roles (to delete). */
+  async spareWorkspace(): Promise<string> {
+    const slug = this.handle();
+    await this.must(200, 'POST', '/v1/workspaces', { as: this.people.owner, body: { slug, name: 'Spare team' } });
+    await db.workspace.update({ where: { slug }, data: { plan: 'enterprise' } });
+    for (const role of ['admin', 'member', 'viewer', 'invited'] as const) {
+      const person = this.people[role];
+      await this.must(204, 'POST', `/v1/workspaces/${slug}/members`, { as: this.people.owner, body: { handle: person.handle, role: role === 'invited' ? 'member' : role } });
+      if (role !== 'invited') await this.must(204, 'POST', `/v1/workspaces/${slug}/accept`, { as: person });
+    }
+    return slug;
+  }
+
   async cliStart(): Promise<{ userCode: string; deviceCode: string }> {
     return this.must(200, 'POST', '/v1/auth/cli/start', { body: { label: 'laptop' } });
   }
@@ -301,6 +321,7 @@ export const examples: Record<string, ExampleEntry> = {
   'authApi.cliDecide': { fresh: true, build: async (w) => ({ body: { userCode: (await w.cliStart()).userCode, approve: true }, web: true }) },
   'authApi.cliPoll': { fresh: true, build: async (w) => ({ body: { deviceCode: (await w.cliStart()).deviceCode } }) },
   'authApi.tokens': me(() => ({})),
+  'authApi.createToken': me(() => ({ body: { label: 'deploys' }, web: true })),
   'authApi.revokeCurrentToken': {
     fresh: true,
     build: async (w, role) => {
@@ -315,6 +336,8 @@ export const examples: Record<string, ExampleEntry> = {
   'workspacesApi.create': me((w) => ({ body: { slug: w.handle(), name: 'Another team' } })),
   'workspacesApi.get': me((w) => ({ params: { slug: w.slug } })),
   'workspacesApi.update': me((w) => ({ params: { slug: w.slug }, body: { name: 'Fixture team' } })),
+  // A workspace of its own per call, with the world's people in the same roles.
+  'workspacesApi.remove': { fresh: true, build: async (w) => ({ params: { slug: await w.spareWorkspace() } }) },
   'workspacesApi.invite': { fresh: true, build: async (w) => ({ params: { slug: w.slug }, body: { handle: (await w.signIn()).handle, role: 'member' } }) },
   'workspacesApi.changeRole': { fresh: true, build: async (w) => ({ params: { slug: w.slug, handle: (await w.fresh('member'))!.handle }, body: { role: 'viewer' } }) },
   'workspacesApi.removeMember': { fresh: true, build: async (w) => ({ params: { slug: w.slug, handle: (await w.fresh('member'))!.handle } }) },
@@ -331,6 +354,8 @@ export const examples: Record<string, ExampleEntry> = {
   'spacesApi.list': me((w) => ({ query: { workspace: w.slug } })),
   'spacesApi.create': me((w) => ({ body: { workspace: w.slug, name: 'Another space', visibility: 'members' } })),
   'spacesApi.get': inSpace(),
+  // A space of the same kind per call: deleting it must not take the fixture's.
+  'spacesApi.remove': { fresh: true, build: async (w, _role, space) => ({ params: { id: await w.spareSpace(space) } }) },
   'spacesApi.patch': inSpace((_w, space) => ({ body: { name: `${space} space` } })),
   'spacesApi.head': inSpace(),
   'spacesApi.unlock': { ...inSpace(() => ({ body: { password: SPACE_PASSWORD } })), space: 'password' },

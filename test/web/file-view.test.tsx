@@ -43,3 +43,26 @@ describe('listFolder', () => {
     expect(listFolder(files, 'css')).toEqual({ folders: ['print'], files: [{ path: 'css/site.css' }] });
   });
 });
+
+describe('relative links in rendered markdown', () => {
+  const links = { spaceId: 'sp_x', version: 2, siteUrl: 'http://localhost/s/sp_x/', latest: 3 };
+  const md = (path: string, content: string) =>
+    renderToStaticMarkup(
+      <FileViewer path={path} contentType="text/markdown" size={content.length} text truncated={false} content={content} rawUrl={null} downloadUrl="/dl" links={links} />,
+    );
+
+  it("resolves links against the file's folder, in the same space and version", () => {
+    const html = md('README.md', '[about](about/index.html) [docs](docs/) [top](#top) [site](https://example.com/x)');
+    expect(html).toContain('href="/spaces/sp_x?v=2&amp;path=about%2Findex.html"');
+    expect(html).toContain('href="/spaces/sp_x?v=2&amp;dir=docs"');
+    expect(html).toContain('href="#top"');
+    expect(html).toContain('href="https://example.com/x"');
+    const nested = md('guide/intro.md', '[next](../setup/run.md#step-2) [same](./more.md)');
+    expect(nested).toContain('href="/spaces/sp_x?v=2&amp;path=setup%2Frun.md#step-2"');
+    expect(nested).toContain('href="/spaces/sp_x?v=2&amp;path=guide%2Fmore.md"');
+  });
+
+  it('serves relative images from the published site at that version', () => {
+    expect(md('guide/intro.md', '![chart](img/chart 1.png)'.replace(' 1', '%201'))).toContain('src="http://localhost/s/sp_x/guide/img/chart%201.png?v=2"');
+  });
+});

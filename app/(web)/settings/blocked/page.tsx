@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { SettingsFrame } from '@/components/settings-frame.tsx';
-import { ActionButton } from '@/components/ui/action-button.tsx';
+import { UnblockButton } from '@/components/settings/unblock-button.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { listBlockedUsers } from '@/lib/accounts/blocks.ts';
@@ -30,9 +30,7 @@ export default async function BlockedUsersPage() {
                   {user.name ? <span className="ml-2 text-slate-500">{user.name}</span> : null}
                 </Cell>
                 <Cell>
-                  <ActionButton method="DELETE" path={`/v1/me/blocks/${user.id}`}>
-                    Unblock
-                  </ActionButton>
+                  <UnblockButton userId={user.id} handle={user.handle} />
                 </Cell>
               </tr>
             ))}

@@ -5,7 +5,8 @@ import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { currentUser } from '@/lib/accounts/users.ts';
 import { requirePageCaller } from '@/lib/auth/session.ts';
 import { listTokens } from '@/lib/auth/tokens.ts';
-import { formatTime } from '@/lib/web/format.ts';
+import { CreateTokenForm } from '@/components/settings/create-token-form.tsx';
+import { Time } from '@/components/ui/time.tsx';
 
 export const metadata: Metadata = { title: 'API tokens' };
 export const dynamic = 'force-dynamic';
@@ -16,15 +17,18 @@ export default async function TokensPage() {
   const [{ tokens }, me] = await Promise.all([listTokens(caller), currentUser(caller)]);
   return (
     <SettingsFrame actor={actor} current="/settings/tokens">
+      <Card title="New API token">
+        <CreateTokenForm />
+      </Card>
       <Card title="API tokens and sessions">
-        <p className="mb-4 text-sm text-slate-600">
+        <p className="mb-4 text-sm text-slate-600 dark:text-slate-300">
           The command line gets a token when you approve its sign-in; each browser you sign in with has a session. A
           token ends 90 days after it was last used, a browser session after 30. Revoking one signs that device out.
         </p>
         {tokens.length === 0 ? (
           <EmptyState>No tokens.</EmptyState>
         ) : (
-          <ul aria-label="Tokens" className="divide-y divide-slate-100">
+          <ul aria-label="Tokens" className="divide-y divide-slate-100 dark:divide-slate-800">
             {tokens.map((token) => (
               <li key={token.id} aria-label={token.label} className="flex flex-wrap items-start justify-between gap-3 py-3">
                 <div className="min-w-0">
@@ -35,14 +39,33 @@ export default async function TokensPage() {
                   {me.preferences.developerMode ? <p className="font-mono text-xs text-slate-500">{token.id}</p> : null}
                   <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-sm text-slate-600">
                     <dt>Created</dt>
-                    <dd>{formatTime(token.createdAt)}</dd>
+                    <dd>
+                      <Time ms={token.createdAt} />
+                    </dd>
                     <dt>Last used</dt>
-                    <dd>{formatTime(token.lastUsedAt)}</dd>
+                    <dd>
+                      <Time ms={token.lastUsedAt} />
+                    </dd>
                     <dt>Expires</dt>
-                    <dd>{formatTime(token.expiresAt)}</dd>
+                    <dd>
+                      <Time ms={token.expiresAt} />
+                    </dd>
                   </dl>
                 </div>
-                <ActionButton method="DELETE" path={`/v1/tokens/${token.id}`} goTo={token.current ? '/signin' : undefined}>
+                <ActionButton
+                  method="DELETE"
+                  path={`/v1/tokens/${token.id}`}
+                  goTo={token.current ? '/signin' : undefined}
+                  variant="danger"
+                  size="sm"
+                  label={token.current ? 'Sign out' : `Revoke ${token.label}`}
+                  confirm={
+                    token.current
+                      ? { title: 'Sign out of this browser?', confirmLabel: 'Sign out' }
+                      : { title: `Revoke “${token.label}”?`, description: 'Whatever uses it (a laptop, a CI job) is signed out at once.', confirmLabel: 'Revoke', danger: true }
+                  }
+                  done={token.current ? undefined : `Revoked “${token.label}”.`}
+                >
                   {token.current ? 'Sign out' : 'Revoke'}
                 </ActionButton>
               </li>

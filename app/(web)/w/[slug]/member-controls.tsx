@@ -4,7 +4,9 @@ import { useRouter } from 'next/navigation';
 import type { FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import { Field } from '@/components/ui/field.tsx';
+import { control, Field } from '@/components/ui/field.tsx';
+import { useConfirm } from '@/components/ui/dialog.tsx';
+import { useToast } from '@/components/ui/toast.tsx';
 import { ChoiceField } from '@/components/ui/choice-field.tsx';
 import { web } from '@/lib/web/api-client.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
@@ -17,16 +19,34 @@ const memberPath = (slug: string, handle: string) => `/v1/workspaces/${slug}/mem
 
 /** A member's role, as a menu of the roles the viewer may give them. */
 export function RoleControl({ slug, handle, role, options }: { slug: string; handle: string; role: Role; options: Role[] }) {
+  const router = useRouter();
   const { busy, error, run } = useAction();
+  const confirm = useConfirm();
+  const toast = useToast();
+  async function change(next: Role, select: HTMLSelectElement) {
+    // Making someone owner cannot be undone by the person doing it if they are an admin: ask first.
+    if (next === 'owner' && !(await confirm({ title: `Make @${handle} an owner of ${slug}?`, description: 'Owners can do everything, including removing other owners.', confirmLabel: 'Make owner', danger: true }))) {
+      select.value = role;
+      return;
+    }
+    await run(
+      () => web.call(workspacesApi.changeRole, { params: { slug, handle }, body: { role: next } }),
+      () => {
+        toast({ message: `@${handle} is now ${next === 'admin' ? 'an' : 'a'} ${next}.` });
+        router.refresh();
+      },
+    );
+  }
   if (options.length <= 1) return <span>{role}</span>;
   return (
     <div>
       <select
         aria-label={`Role of @${handle}`}
-        className="rounded-md border border-slate-300 bg-white px-2 py-1"
-        value={role}
+        className={`${control} mt-0 w-auto py-1`}
+        defaultValue={role}
+        key={role}
         disabled={busy}
-        onChange={(event) => run(() => web.call(workspacesApi.changeRole, { params: { slug, handle }, body: { role: event.target.value as Role } }))}
+        onChange={(event) => void change(event.target.value as Role, event.target)}
       >
         {options.map((option) => (
           <option key={option} value={option}>
@@ -53,6 +73,7 @@ export function RemoveMemberButton({ slug, handle, kind }: { slug: string; handl
       label={{ remove: 'Remove', leave: 'Leave workspace', cancel: 'Cancel invitation' }[kind]}
       question={question}
       then={kind === 'leave' ? () => router.push('/') : undefined}
+      done={{ remove: `Removed @${handle}.`, leave: `You left ${slug}.`, cancel: `Cancelled the invitation of @${handle}.` }[kind]}
     />
   );
 }

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { WorkspaceForm } from '@/components/workspaces/workspace-form.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
@@ -92,10 +91,6 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
                 ))}
               </Table>
             )}
-          </Card>
-
-          <Card title="Workspace details">
-            <WorkspaceForm workspace={workspace} />
           </Card>
         </>
       ) : null}

@@ -1,18 +1,16 @@
 import type { Metadata } from 'next';
-import { notFound, redirect } from 'next/navigation';
 import { CommentedFile } from '@/components/comments/commented-file.tsx';
 import { ReviewFrame } from '@/components/comments/review-frame.tsx';
-import { Page } from '@/components/page.tsx';
 import { FileViewer } from '@/components/spaces/file-viewer.tsx';
 import { EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
-import { pageCaller } from '@/lib/auth/session.ts';
 import { listThreads } from '@/lib/comments/comments.ts';
 import { reviewDocument } from '@/lib/comments/review.ts';
 import { ApiError } from '@/lib/http/errors.ts';
 import type { Space } from '@/lib/schemas/spaces.ts';
+import { pageCaller } from '@/lib/auth/session.ts';
 import { readFile } from '@/lib/spaces/publishing.ts';
-import { getSpace } from '@/lib/spaces/spaces.ts';
+import { spacePage } from '@/lib/web/space-page.ts';
 
 export const metadata: Metadata = { title: 'Comments' };
 export const dynamic = 'force-dynamic';
@@ -24,27 +22,13 @@ const encodePath = (path: string) => path.split('/').map(encodeURIComponent).joi
 export default async function CommentsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Search> }) {
   const { id } = await params;
   const search = await searchParams;
-  const caller = await pageCaller();
-  let space: Space;
-  try {
-    space = await getSpace(caller, id);
-  } catch (error) {
-    if (!(error instanceof ApiError && error.code === 'not_found')) throw error;
-    if (!caller.actor) redirect(`/signin?next=${encodeURIComponent(`/spaces/${id}/comments`)}`);
-    notFound();
-  }
+  const { space } = await spacePage(id);
   const path = one(search.path);
   return (
-    <Page actor={caller.actor} width="max-w-7xl">
-      <p className="text-sm">
-        <a href={`/spaces/${id}`} className="text-brand underline">
-          {space.name}
-        </a>{' '}
-        · Comments
-      </p>
-      <h1 className="mt-1 text-2xl font-bold">{path ?? 'Comments'}</h1>
-      <div className="mt-6">{path ? <FileWithComments space={space} path={path} review={one(search.review) === '1'} /> : <AllThreads space={space} />}</div>
-    </Page>
+    <div>
+      <h2 className="text-xl font-semibold [overflow-wrap:anywhere]">{path ?? 'Comments'}</h2>
+      <div className="mt-4">{path ? <FileWithComments space={space} path={path} review={one(search.review) === '1'} /> : <AllThreads space={space} />}</div>
+    </div>
   );
 }
 

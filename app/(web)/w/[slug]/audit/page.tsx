@@ -5,28 +5,13 @@ import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { rolesThatCan, workspaceRoleCan } from '@/lib/access/capabilities.ts';
 import { auditLog } from '@/lib/audit/log.ts';
 import { requirePageCaller } from '@/lib/auth/session.ts';
-import type { AuditEvent } from '@/lib/schemas/workspaces.ts';
-import { formatTime } from '@/lib/web/format.ts';
+import { Time } from '@/components/ui/time.tsx';
+import { auditSentence } from '@/lib/web/audit-text.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { getWorkspace, listWorkspaces } from '@/lib/workspaces/workspaces.ts';
 
 export const metadata: Metadata = { title: 'Audit log' };
 export const dynamic = 'force-dynamic';
-
-function Details({ details }: { details: AuditEvent['details'] }) {
-  const entries = Object.entries(details);
-  if (entries.length === 0) return null;
-  return (
-    <dl className="mt-1 flex flex-wrap gap-x-4 text-xs text-slate-600">
-      {entries.map(([key, value]) => (
-        <div key={key} className="break-all">
-          <dt className="inline font-medium">{key}: </dt>
-          <dd className="inline">{typeof value === 'string' ? value : key.endsWith('At') && typeof value === 'number' ? formatTime(value) : JSON.stringify(value)}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 export default async function AuditPage({
   params,
@@ -52,18 +37,15 @@ export default async function AuditPage({
     <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="audit">
       <Card title="Audit log" label="Audit log">
         {page.events.length === 0 ? (
-          <EmptyState>No events.</EmptyState>
+          <EmptyState>Nothing has happened here yet: invitations, role changes and deletions will show up here.</EmptyState>
         ) : (
-          <ol aria-label="Audit events" className="divide-y divide-slate-100">
+          <ol aria-label="Audit events" className="divide-y divide-slate-100 dark:divide-slate-800">
             {page.events.map((event) => (
               <li key={event.id} className="py-3">
-                <p className="text-sm">
-                  <code className="rounded bg-slate-100 px-1 text-xs">{event.action}</code>{' '}
-                  {event.target ? <span>{event.target.label ?? event.target.id} </span> : null}
-                  <span className="text-slate-600">by {event.actor ? `@${event.actor.handle}` : 'the system'}</span>
+                <p className="text-sm">{auditSentence(event)}</p>
+                <p className="text-xs text-slate-500 dark:text-slate-400">
+                  <Time ms={event.createdAt} />
                 </p>
-                <p className="text-xs text-slate-500">{formatTime(event.createdAt)}</p>
-                <Details details={event.details} />
               </li>
             ))}
           </ol>

@@ -1,0 +1,83 @@
+import type { ReactNode } from 'react';
+import { callerAs } from '@/lib/access/caller.ts';
+import type { Actor } from '@/lib/auth/tokens.ts';
+import { listWorkspaces } from '@/lib/workspaces/workspaces.ts';
+import { DropdownMenu } from '@/components/ui/menu.tsx';
+import { Breadcrumbs } from './breadcrumbs.tsx';
+import { CommandMenu } from './command-menu.tsx';
+import type { Crumb } from './navigation.ts';
+import { PrimaryNav } from './primary-nav.tsx';
+
+function Logo() {
+  return (
+    <a href="/" className="flex shrink-0 items-center gap-2 rounded text-lg font-semibold text-brand focus-visible:outline-2 focus-visible:outline-brand dark:text-indigo-300">
+      <svg aria-hidden="true" viewBox="0 0 32 32" className="size-6">
+        <rect width="32" height="32" rx="7" fill="currentColor" />
+        <path d="M9 23 16 8l7 15M12 17h8" stroke="white" strokeWidth="3" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      Atrium
+    </a>
+  );
+}
+
+/**
+ * The frame of every page: logo, workspace switcher, jump-to (⌘K), the person's
+ * menu, the main navigation, breadcrumbs and the page's column.
+ */
+export async function AppShell({ actor, workspace, crumbs = [], children, width = 'max-w-6xl' }: { actor: Actor | null; workspace?: string; crumbs?: Crumb[]; children: ReactNode; width?: string }) {
+  const workspaces = actor ? await listWorkspaces(callerAs(actor)) : [];
+  const current = workspaces.find((w) => w.slug === workspace);
+  return (
+    <>
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
+        <div className={`mx-auto flex ${width} min-w-0 flex-wrap items-center gap-2 px-4 pt-3`}>
+          <Logo />
+          {actor ? (
+            <>
+              <span aria-hidden="true" className="text-slate-300 dark:text-slate-600">/</span>
+              <DropdownMenu
+                label="Switch workspace"
+                button={<span className="min-w-0 truncate">{current ? current.name : 'Workspaces'}</span>}
+                items={[
+                  ...workspaces.map((w) => ({ label: w.name, hint: `/${w.slug} · ${w.role}`, href: `/w/${w.slug}`, current: w.slug === workspace })),
+                  { separator: true as const },
+                  { label: 'New workspace…', href: '/w/new' },
+                ]}
+              />
+            </>
+          ) : null}
+          <div className="ml-auto flex items-center gap-2">
+            {actor ? <CommandMenu workspaces={workspaces.map((w) => ({ slug: w.slug, name: w.name }))} /> : null}
+            {actor ? (
+              <DropdownMenu
+                label="Your account"
+                align="right"
+                button={<span className="min-w-0 truncate">@{actor.user.handle}</span>}
+                items={[
+                  { label: 'Profile and settings', href: '/settings' },
+                  { label: 'API tokens', href: '/settings/tokens' },
+                  { separator: true },
+                  { label: 'Sign out', href: '/signout' },
+                ]}
+              />
+            ) : (
+              <a href="/signin" className="rounded-md px-3 py-1.5 text-sm font-medium text-brand hover:bg-brand-soft focus-visible:outline-2 focus-visible:outline-brand dark:text-indigo-300">
+                Sign in
+              </a>
+            )}
+          </div>
+        </div>
+        <div className={`mx-auto ${width} px-4 py-2`}>
+          <PrimaryNav signedIn={actor !== null} />
+        </div>
+      </header>
+      <main id="main" className={`mx-auto ${width} min-w-0 px-4 py-6 sm:py-8`}>
+        <Breadcrumbs crumbs={crumbs} />
+        {children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { hunks, lineDiff } from '../../lib/web/line-diff.ts';
+
+describe('line diffs for the history page', () => {
+  it('marks the lines that were added, removed and kept, with their numbers', () => {
+    const lines = lineDiff('a\nb\nc\nd', 'a\nc\nd\ne')!;
+    expect(lines.map((l) => `${l.kind[0]}${l.text}`)).toEqual(['sa', 'rb', 'sc', 'sd', 'ae']);
+    expect(lines.find((l) => l.text === 'e')).toMatchObject({ old: null, new: 4 });
+    expect(lines.find((l) => l.text === 'b')).toMatchObject({ old: 2, new: null });
+  });
+
+  it('cuts a long file into hunks with three lines of context', () => {
+    const before = Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n');
+    const after = before.replace('line 5\n', 'line five\n').replace('line 30\n', '');
+    const cut = hunks(lineDiff(before, after)!);
+    expect(cut).toHaveLength(2);
+    expect(cut[0].lines.map((l) => l.text)).toEqual(['line 2', 'line 3', 'line 4', 'line 5', 'line five', 'line 6', 'line 7', 'line 8']);
+    expect(cut[1].lines.filter((l) => l.kind !== 'same').map((l) => l.text)).toEqual(['line 30']);
+  });
+
+  it('says nothing changed for equal texts, and gives up on enormous middles', () => {
+    expect(hunks(lineDiff('same\ntext', 'same\ntext')!)).toEqual([]);
+    const big = (tag: string) => Array.from({ length: 3000 }, (_, i) => `${tag}${i}`).join('\n');
+    expect(lineDiff(big('a'), big('b'))).toBeNull();
+  });
+});
