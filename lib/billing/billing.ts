@@ -30,18 +30,20 @@ const ENDED = new Set(['canceled', 'incomplete_expired']);
 
 export async function billingState({ actor }: SignedInCaller, slug: string): Promise<BillingState> {
   const { workspace, role } = await workspaceAccess(actor.user.id, slug, 'view');
-  const [account, seats, storage] = await Promise.all([
+  const [account, seats, storage, rooms] = await Promise.all([
     db.billingAccount.findUnique({ where: { workspaceId: workspace.id } }),
     db.membership.count({ where: { workspaceId: workspace.id, status: 'accepted' } }),
     db.workspace.findUniqueOrThrow({ where: { id: workspace.id }, select: { storageBytes: true } }),
+    db.room.groupBy({ by: ['kind'], where: { workspaceId: workspace.id }, _count: true }),
   ]);
+  const roomsOf = (kind: 'room' | 'live') => rooms.find((r) => r.kind === kind)?._count ?? 0;
   const configured = billingConfigured();
   return {
     plan: workspace.plan,
     status: account?.status ?? 'active',
     renewsAt: account?.subscriptionId ? (account.renewsAt?.getTime() ?? null) : null,
-    // Rooms, live spaces and live apps count here once they exist.
-    usage: { seats, rooms: 0, liveSpaces: 0, liveApps: 0, storageBytes: Number(storage.storageBytes) },
+    // Live apps count here once apps exist.
+    usage: { seats, rooms: roomsOf('room'), liveSpaces: roomsOf('live'), liveApps: 0, storageBytes: Number(storage.storageBytes) },
     limits: limitsOf(workspace),
     provider: configured ? 'stripe' : 'none',
     billingConfigured: configured,

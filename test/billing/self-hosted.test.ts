@@ -7,6 +7,8 @@ import { POST as checkoutRoute } from '@/app/v1/workspaces/[slug]/billing/checko
 import { POST as keepRoute } from '@/app/v1/workspaces/[slug]/billing/keep/route.ts';
 import { POST as portalRoute } from '@/app/v1/workspaces/[slug]/billing/portal/route.ts';
 import { GET as stateRoute } from '@/app/v1/workspaces/[slug]/billing/route.ts';
+import { POST as createLiveSpaceRoute } from '@/app/v1/live-spaces/route.ts';
+import { POST as createRoomRoute } from '@/app/v1/rooms/route.ts';
 import { POST as uploadRoute } from '@/app/v1/spaces/[id]/uploads/route.ts';
 import { limitsOf, PLAN_LIMITS, requireUnderLimit } from '@/lib/billing/plans.ts';
 import { db } from '@/lib/db/client.ts';
@@ -39,6 +41,17 @@ describe('billing without a provider', () => {
     }
     const outsider = await signIn('sh-outsider');
     expect((await state(outsider.token, 'sh-free')).status).toBe(404);
+  });
+
+  it("counts the workspace's rooms and live spaces in its usage", async () => {
+    const owner = await signIn('sh-rooms');
+    await team('sh-rooms-team', owner, [], 'free');
+    for (const prefix of ['rooms', 'rooms', 'live-spaces']) {
+      const route = prefix === 'rooms' ? createRoomRoute : createLiveSpaceRoute;
+      expect((await call(route, 'POST', `/v1/${prefix}`, { token: owner.token, body: { workspace: 'sh-rooms-team' } })).status).toBe(200);
+    }
+    const { json } = await state(owner.token, 'sh-rooms-team');
+    expect(json.usage).toMatchObject({ rooms: 2, liveSpaces: 1 });
   });
 
   it('lets a fourth, fifth and sixth person join a free workspace', async () => {
