@@ -32,6 +32,7 @@ const benchmarks: Record<string, () => Promise<Benchmark>> = {
   me: () => import('./me.ts'),
   publish: () => import('./publish.ts'),
   load: () => import('./load.ts'),
+  rooms: () => import('./rooms.ts'),
 };
 
 const USAGE = 'Usage: npm run bench [-- [--quick] [--seconds N] [--clients N] [NAME...]]';

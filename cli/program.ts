@@ -9,9 +9,10 @@ import * as spaces from './commands/spaces.ts';
 import * as uploads from './commands/uploads.ts';
 import * as workspaces from './commands/workspaces.ts';
 import * as billing from './commands/billing.ts';
+import * as rooms from './commands/rooms.ts';
 import { VERSION } from './version.ts';
 
-const groups = [auth, workspaces, spaces, push, uploads, comments, billing, completion];
+const groups = [auth, workspaces, spaces, push, uploads, comments, billing, rooms, completion];
 
 const ENVIRONMENT = `
 Environment:
