@@ -74,6 +74,9 @@ type Result = { clients: number; rooms: number; edits: number; lost: number; p50
 
 /** Connects rooms × perRoom clients, measures memory, then types in every room at once for `seconds`. */
 async function measure(label: string, serverPid: number, rooms: number, perRoom: number, seconds: number, field: (room: number) => string, connector: Connector): Promise<Result> {
+  // A warm-up room, left open: the first socket loads code (routes, Hocuspocus) and pools that 1,000 do not multiply.
+  const warm = await Promise.all([connector(rooms, new Y.Doc()), connector(rooms, new Y.Doc())]);
+  await sleep(2000);
   const before = rssKb(serverPid);
   const clients: Client[][] = Array.from({ length: rooms }, () => []);
   const slots = Array.from({ length: rooms * perRoom }, (_, i) => i % rooms);
@@ -139,7 +142,7 @@ async function measure(label: string, serverPid: number, rooms: number, perRoom:
     }),
   );
 
-  for (const members of clients) for (const client of members) client.close();
+  for (const client of [...clients.flat(), ...warm]) client.close();
   await sleep(500);
   latencies.sort((a, b) => a - b);
   const result: Result = {
@@ -172,11 +175,12 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   const token = await devToken(atrium.base, 'bench-rooms');
   const api = createClient({ baseUrl: atrium.base, token, retries: 2 });
 
-  await api.call(workspacesApi.create, { body: { slug: 'bench-rooms', name: 'Bench rooms' } });
+  await api.call(workspacesApi.create, { body: { slug: 'bench-team', name: 'Bench rooms' } });
   const roomIds: string[] = [];
   const pageIds: string[] = [];
-  for (let i = 0; i < shape.rooms; i++) {
-    roomIds.push((await api.call(roomsApi.create, { body: { workspace: 'bench-rooms', name: `Room ${i + 1}`, template: 'blank' } })).id);
+  // One more than measured: the warm-up room.
+  for (let i = 0; i <= shape.rooms; i++) {
+    roomIds.push((await api.call(roomsApi.create, { body: { workspace: 'bench-team', name: `Room ${i + 1}`, template: 'blank' } })).id);
   }
 
   const hocuspocus: Connector = async (room, doc) => {
