@@ -88,3 +88,76 @@ test('two people edit one room and see each other’s text, carets, presence and
   await bob.goto(roomUrl);
   await expect(bob.getByRole('textbox', { name: 'Page Page 1' })).toContainText('And hello from Bob.');
 });
+
+test('a live space’s people and sources panels: invite by e-mail and join from the link, link access, upload, hide from AI, delete', async ({ browser }) => {
+  const owner = await newPerson(browser, 'live-owner', '/w/new');
+  await owner.getByLabel('Name', { exact: true }).fill('Live Team');
+  await owner.getByLabel('Slug').fill('live-team');
+  await owner.getByRole('button', { name: 'Create workspace' }).click();
+  await expect(owner).toHaveURL(/\/w\/live-team$/);
+  await owner.getByRole('link', { name: 'Live spaces', exact: true }).click();
+  await owner.getByLabel('Name').fill('Wall');
+  await owner.getByLabel('Template').selectOption('notes');
+  await owner.getByRole('button', { name: 'Create live space' }).click();
+  await expect(owner).toHaveURL(/\/live-spaces\/[\w-]+$/);
+  const url = owner.url();
+  await expect(owner.getByRole('textbox', { name: 'Page Notes' })).toContainText('Meeting notes');
+
+  // Invite by e-mail: the link is shown once; the invite waits in the list.
+  await owner.getByRole('tab', { name: 'people' }).click();
+  const people = owner.getByRole('region', { name: 'People' });
+  await people.getByLabel('Handle or e-mail').fill('guest@example.com');
+  await people.getByLabel('Role').selectOption('commenter');
+  await people.getByRole('button', { name: 'Add' }).click();
+  const inviteUrl = await owner.getByRole('status', { name: 'New invite link' }).getByLabel('Invite link').inputValue();
+  expect(inviteUrl).toMatch(/\/live-space-invites\/[\w-]+$/);
+  await expect(people.getByRole('list', { name: 'Pending invites' })).toContainText('guest@example.com · commenter');
+
+  // The guest opens the link signed out, signs in from it, joins as a commenter and can chat.
+  const guest = await (await browser.newContext()).newPage();
+  await guest.goto(inviteUrl);
+  await guest.getByLabel('Handle').fill('live-guest');
+  await guest.getByRole('button', { name: 'Sign in' }).click();
+  await guest.getByRole('button', { name: 'Join the live space' }).click();
+  await expect(guest).toHaveURL(url);
+  await expect(guest.getByText('you are commenter')).toBeVisible();
+  await expect(guest.getByRole('textbox', { name: 'Page Notes' })).toHaveAttribute('contenteditable', 'false');
+  await guest.getByRole('textbox', { name: 'Message' }).fill('Thanks for the invite');
+  await guest.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await owner.getByRole('tab', { name: 'chat' }).click();
+  await expect(owner.getByRole('region', { name: 'Chat' }).getByRole('listitem', { name: 'Message from @live-guest' })).toContainText('Thanks for the invite');
+  await owner.getByRole('tab', { name: 'people' }).click();
+  await expect(people.getByRole('list', { name: 'Members' })).toContainText('@live-guest');
+  await expect(people.getByRole('list', { name: 'Pending invites' })).toHaveCount(0);
+  // The link was for one use.
+  await guest.goto(inviteUrl);
+  await guest.getByRole('button', { name: 'Join the live space' }).click();
+  await expect(guest.getByRole('main').getByRole('alert')).toHaveText('This invite link has already been used.');
+
+  // Link access: someone signed in with the link joins as a viewer and cannot type.
+  await people.getByLabel('Link access').selectOption('viewer');
+  await expect(people.getByLabel('Link access')).toHaveValue('viewer');
+  const visitor = await newPerson(browser, 'live-visitor');
+  await visitor.goto(url);
+  await expect(visitor.getByText('you are viewer')).toBeVisible();
+  await expect(visitor.getByRole('textbox', { name: 'Page Notes' })).toHaveAttribute('contenteditable', 'false');
+  await expect(visitor.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+
+  // Sources: upload with a progress bar, read, hidden from AI, deleted.
+  await owner.getByRole('tab', { name: 'sources' }).click();
+  const sources = owner.getByRole('region', { name: 'Sources' });
+  await sources.locator('input[type=file]').setInputFiles({ name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n\nThe launch is on Friday.\n') });
+  const file = sources.getByRole('list', { name: 'Source files' }).getByRole('listitem').filter({ hasText: 'notes.md' });
+  await expect(file).toContainText('characters read');
+  await expect(file).toContainText('The launch is on Friday.');
+  // The box follows the server's answer, not the click.
+  await file.getByLabel('Hide from AI').click();
+  await expect(file).toContainText('hidden from AI');
+  await expect(file.getByLabel('Hide from AI')).toBeChecked();
+  await owner.reload();
+  await owner.getByRole('tab', { name: 'sources' }).click();
+  await expect(file).toContainText('hidden from AI');
+  owner.once('dialog', (dialog) => dialog.accept());
+  await file.getByRole('button', { name: 'Delete' }).click();
+  await expect(sources).toContainText('No sources yet.');
+});
