@@ -33,6 +33,7 @@ const benchmarks: Record<string, () => Promise<Benchmark>> = {
   publish: () => import('./publish.ts'),
   load: () => import('./load.ts'),
   db: () => import('./db.ts'),
+  rooms: () => import('./rooms.ts'),
 };
 
 const USAGE = 'Usage: npm run bench [-- [--quick] [--seconds N] [--clients N] [NAME...]]';

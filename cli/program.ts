@@ -10,9 +10,10 @@ import * as spaces from './commands/spaces.ts';
 import * as uploads from './commands/uploads.ts';
 import * as workspaces from './commands/workspaces.ts';
 import * as billing from './commands/billing.ts';
+import * as rooms from './commands/rooms.ts';
 import { VERSION } from './version.ts';
 
-const groups = [auth, workspaces, spaces, push, uploads, comments, db, billing, completion];
+const groups = [auth, workspaces, spaces, push, uploads, comments, db, rooms, billing, completion];
 
 const ENVIRONMENT = `
 Environment:

@@ -32,6 +32,7 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
 
   return (
     <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="members">
+      <p className="text-sm"><a className="text-brand underline" href={`/rooms?workspace=${workspace.slug}`}>Rooms</a> · <a className="text-brand underline" href={`/live-spaces?workspace=${workspace.slug}`}>Live spaces</a></p>
       <Card title={`Members (${members.length})`}>
         <Table headers={['Person', 'Role', 'Joined', '']} label="Members">
           {members.map((m) => {

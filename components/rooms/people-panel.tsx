@@ -1,0 +1,217 @@
+'use client';
+
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { ErrorNote } from '@/components/ui/card.tsx';
+import type { LiveSpace, Room, RoomInvite, RoomMember } from '@/lib/schemas/rooms.ts';
+import { web } from '@/lib/web/api-client.ts';
+import { formatDate } from '@/lib/web/format.ts';
+import type { Caps } from './connection.ts';
+import { KIND, type RoomKindName } from './kinds.ts';
+
+const ROLES = ['owner', 'editor', 'commenter', 'viewer'] as const;
+const INVITE_ROLES = ['editor', 'commenter', 'viewer'] as const;
+const LINK = ['none', 'viewer', 'commenter', 'editor'] as const;
+type Role = (typeof ROLES)[number];
+
+const select = 'rounded-md border border-slate-300 bg-white px-1 py-0.5 text-sm';
+
+/**
+ * Who is in the room and with what role; managers add people by handle,
+ * invite by e-mail, change roles, remove people and set link access. A change
+ * reaches the other person's open socket within seconds (the server re-checks).
+ */
+export function PeoplePanel({
+  kind,
+  room,
+  caps,
+  me,
+  present,
+}: {
+  kind: RoomKindName;
+  room: Room | LiveSpace;
+  caps: Caps;
+  me: { id: string; handle: string };
+  present: { handle?: string }[];
+}) {
+  const { api, prefix } = KIND[kind];
+  const id = room.id;
+  const [members, setMembers] = useState<RoomMember[]>([]);
+  const [invites, setInvites] = useState<RoomInvite[]>([]);
+  const [linkAccess, setLinkAccess] = useState(room.linkAccess);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<RoomInvite | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      const people = await web.call(api.people, { params: { id } });
+      setMembers(people.members);
+      setInvites(people.invites);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  }, [api, id]);
+
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  async function act(work: () => Promise<unknown>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+      await load();
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function add(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const to = String(data.get('to') ?? '').trim().replace(/^@/, '');
+    if (!to) return;
+    act(async () => {
+      const answer = await web.call(api.addPerson, { params: { id }, body: { to, role: String(data.get('role')) as (typeof INVITE_ROLES)[number] } });
+      setCreated(answer.invite?.url ? answer.invite : null);
+      form.reset();
+    });
+  }
+
+  const here = new Set(present.map((p) => p.handle).filter(Boolean));
+
+  return (
+    <section aria-label="People" className="space-y-4 text-sm">
+      <ul aria-label="Members" className="space-y-2">
+        {members.map((m) => {
+          const self = m.user.id === me.id;
+          return (
+            <li key={m.user.id} className="flex flex-wrap items-center justify-between gap-2">
+              <span>
+                {here.has(m.user.handle) ? <span title="Here now" className="mr-1 inline-block h-2 w-2 rounded-full bg-green-500" /> : null}
+                {m.user.name ? <span className="font-medium">{m.user.name} </span> : null}
+                <span className="text-slate-600">@{m.user.handle}</span>
+                {self ? <span className="text-slate-500"> (you)</span> : null}
+                <span className="block text-xs text-slate-500">{m.via === 'workspace' ? 'from the workspace' : 'added to this room'}</span>
+              </span>
+              <span className="flex items-center gap-2">
+                {caps.manage && !self ? (
+                  <select
+                    aria-label={`Role of @${m.user.handle}`}
+                    className={select}
+                    value={m.role}
+                    disabled={busy}
+                    onChange={(e) => act(() => web.call(api.changeRole, { params: { id, handle: m.user.handle }, body: { role: e.target.value as Role } }))}
+                  >
+                    {ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <span>{m.role}</span>
+                )}
+                {m.via === 'room' && (caps.manage || self) ? (
+                  <button
+                    type="button"
+                    className="text-red-700 hover:underline"
+                    disabled={busy}
+                    onClick={() => {
+                      if (!window.confirm(self ? 'Leave this room?' : `Remove @${m.user.handle}?`)) return;
+                      act(async () => {
+                        await web.call(api.removePerson, { params: { id, handle: m.user.handle } });
+                        if (self) window.location.assign(`/${prefix}`);
+                      });
+                    }}
+                  >
+                    {self ? 'Leave' : 'Remove'}
+                  </button>
+                ) : null}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+
+      {caps.manage ? (
+        <>
+          <form onSubmit={add} aria-label="Add someone" className="space-y-2 border-t border-slate-200 pt-3">
+            <h3 className="font-semibold">Add someone</h3>
+            <label className="block">
+              Handle or e-mail
+              <input name="to" required maxLength={254} className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1" />
+            </label>
+            <div className="flex items-center gap-2">
+              <label>
+                Role{' '}
+                <select name="role" defaultValue="editor" className={select}>
+                  {INVITE_ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <button type="submit" disabled={busy} className="rounded-md bg-brand px-3 py-1 text-white disabled:opacity-50">
+                Add
+              </button>
+            </div>
+            <p className="text-xs text-slate-500">A handle joins at once; an e-mail address gets a link valid 7 days, for one use.</p>
+          </form>
+          {created ? (
+            <div role="status" aria-label="New invite link" className="rounded-md bg-brand-soft p-2 text-xs">
+              {created.emailed ? `E-mailed to ${created.email}. ` : `Not e-mailed (no mail server): send it to ${created.email} yourself. `}
+              Shown only once:
+              <input aria-label="Invite link" readOnly value={created.url} className="mt-1 block w-full rounded border border-slate-300 px-1" onFocus={(e) => e.currentTarget.select()} />
+            </div>
+          ) : null}
+          {invites.length ? (
+            <div>
+              <h3 className="font-semibold">Pending invites</h3>
+              <ul aria-label="Pending invites" className="space-y-1">
+                {invites.map((invite) => (
+                  <li key={invite.id} className="flex items-center justify-between gap-2">
+                    <span>
+                      {invite.email} · {invite.role} · until {formatDate(invite.expiresAt)}
+                    </span>
+                    <button type="button" className="text-red-700 hover:underline" disabled={busy} onClick={() => act(() => web.call(api.revokeInvite, { params: { id, inviteId: invite.id } }))}>
+                      Revoke
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          <label className="block border-t border-slate-200 pt-3">
+            <span className="font-semibold">Anyone signed in with the link</span>
+            <select
+              aria-label="Link access"
+              className={`${select} mt-1 block`}
+              value={linkAccess}
+              disabled={busy}
+              onChange={(e) => {
+                const value = e.target.value as (typeof LINK)[number];
+                act(async () => {
+                  await web.call(api.patch, { params: { id }, body: { linkAccess: value } });
+                  setLinkAccess(value);
+                });
+              }}
+            >
+              {LINK.map((l) => (
+                <option key={l} value={l}>
+                  {l === 'none' ? 'has no access' : `can join as ${l}`}
+                </option>
+              ))}
+            </select>
+          </label>
+        </>
+      ) : null}
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+    </section>
+  );
+}

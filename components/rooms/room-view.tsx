@@ -1,0 +1,232 @@
+'use client';
+
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { LiveSpace, Room } from '@/lib/schemas/rooms.ts';
+import { web } from '@/lib/web/api-client.ts';
+import { ChatPanel } from './chat-panel.tsx';
+import { colorOf, connect, type Caps, type ChatMessage, type Connection, type ServerEvent, type Status } from './connection.ts';
+import { KIND, type RoomKindName } from './kinds.ts';
+import { PagesSidebar, usePages } from './pages-sidebar.tsx';
+import { PeoplePanel } from './people-panel.tsx';
+import { RoomEditor } from './room-editor.tsx';
+import { SourcesPanel } from './sources-panel.tsx';
+import './rooms.css';
+
+type Me = { id: string; handle: string; name: string | null };
+type Present = { clientId: number; name: string; color: string; handle?: string; page?: string; self: boolean };
+
+const STATUS_TEXT: Record<Status, string> = { connecting: 'Connecting…', connected: 'Live', disconnected: 'Offline, reconnecting…', revoked: 'No access' };
+
+/** The room page: pages, the editor of the chosen page, and chat, people and sources beside it — all live over one socket. */
+export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | LiveSpace; me: Me }) {
+  const [connection, setConnection] = useState<Connection | null>(null);
+  const [status, setStatus] = useState<Status>('connecting');
+  const [synced, setSynced] = useState(false);
+  const [caps, setCaps] = useState<Caps>(room.caps);
+  const [role, setRole] = useState(room.role);
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const [revokedMessage, setRevokedMessage] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [present, setPresent] = useState<Present[]>([]);
+  const [pageId, setPageId] = useState<string | null>(null);
+  const [tab, setTab] = useState<'chat' | 'people' | 'sources'>('chat');
+  const user = useMemo(() => ({ name: me.name || `@${me.handle}`, color: colorOf(me.id) }), [me]);
+  const sendCounter = useRef(0);
+
+  const onEvent = useCallback((event: ServerEvent) => {
+    switch (event.kind) {
+      case 'hello':
+      case 'access':
+        setCaps(event.caps);
+        setRole(event.role as Room['role']);
+        break;
+      case 'chat.history':
+        setMessages(event.messages);
+        break;
+      case 'chat.message':
+        setSendError(null);
+        setMessages((list) => (list.some((m) => m.id === event.message.id) ? list : [...list, event.message]));
+        break;
+      case 'chat.deleted':
+        setMessages((list) => list.filter((m) => m.id !== event.messageId));
+        break;
+      case 'chat.error':
+        setSendError(event.message);
+        break;
+      case 'access.revoked':
+        setRevokedMessage(event.message);
+        break;
+    }
+  }, []);
+
+  useEffect(() => {
+    let live: Connection | null = null;
+    let cancelled = false;
+    connect(kind, room.id, { onEvent, onStatus: setStatus, onSynced: () => setSynced(true) }).then(
+      (c) => {
+        if (cancelled) return c.close();
+        live = c;
+        setConnection(c);
+      },
+      (error: Error) => setFailure(error.message),
+    );
+    return () => {
+      cancelled = true;
+      live?.close();
+    };
+  }, [kind, room.id, onEvent]);
+
+  // Presence: who is here and on which page, from the awareness states.
+  useEffect(() => {
+    const awareness = connection?.provider.awareness;
+    if (!awareness) return;
+    awareness.setLocalStateField('user', user);
+    const update = () => {
+      const list: Present[] = [];
+      awareness.getStates().forEach((state, clientId) => {
+        const u = state.user as { name?: string; color?: string; handle?: string } | undefined;
+        if (!u?.name) return;
+        list.push({ clientId, name: u.name, color: u.color ?? '#64748b', handle: u.handle, page: state.page as string | undefined, self: clientId === awareness.clientID });
+      });
+      setPresent(list);
+    };
+    update();
+    awareness.on('change', update);
+    return () => awareness.off('change', update);
+  }, [connection, user]);
+
+  const pages = usePages(connection?.doc ?? null);
+  // Stay on the chosen page while it exists; otherwise open the first.
+  const current = pages.find((p) => p.id === pageId) ?? pages[0] ?? null;
+
+  const here = useMemo(() => {
+    const byPage: Record<string, { name: string; color: string }[]> = {};
+    for (const p of present) if (p.page && !p.self) (byPage[p.page] ??= []).push(p);
+    return byPage;
+  }, [present]);
+
+  const send = useCallback(
+    (body: string) => {
+      sendCounter.current += 1;
+      connection?.provider.sendStateless(JSON.stringify({ kind: 'chat.send', body, id: `c${sendCounter.current}` }));
+    },
+    [connection],
+  );
+
+  const { prefix, api } = KIND[kind];
+  const others = present.filter((p) => !p.self);
+
+  return (
+    <div>
+      <header className="mb-4 flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">
+            {room.icon ? `${room.icon} ` : ''}
+            {room.name}
+          </h1>
+          <p className="text-sm text-slate-500">
+            <a className="hover:underline" href={`/${prefix}?workspace=${room.workspace.slug}`}>
+              {room.workspace.name}
+            </a>{' '}
+            · you are {role} ·{' '}
+            <a className="hover:underline" href={`/v1/${prefix}/${room.id}/markdown`}>
+              Markdown
+            </a>
+          </p>
+        </div>
+        <div className="flex items-center gap-3">
+          <ul aria-label="Here now" className="flex -space-x-1">
+            {others.map((p) => (
+              <li
+                key={p.clientId}
+                title={`${p.name}${p.handle ? ` (@${p.handle})` : ''}`}
+                className="flex h-7 w-7 items-center justify-center rounded-full border-2 border-white text-xs font-semibold text-white"
+                style={{ background: p.color }}
+              >
+                <span aria-hidden="true">{p.name.replace(/^@/, '').slice(0, 1).toUpperCase()}</span>
+                <span className="sr-only">{p.name}</span>
+              </li>
+            ))}
+          </ul>
+          <span
+            role="status"
+            aria-label="Connection"
+            className={`rounded-full px-2 py-0.5 text-xs ${status === 'connected' ? 'bg-green-100 text-green-800' : 'bg-amber-100 text-amber-800'}`}
+          >
+            {STATUS_TEXT[status]}
+          </span>
+        </div>
+      </header>
+
+      {failure ? (
+        <p role="alert" className="mb-4 rounded-md bg-red-50 p-3 text-sm text-red-800">
+          Could not open the room: {failure}
+        </p>
+      ) : null}
+      {revokedMessage ? (
+        <p role="alert" className="mb-4 rounded-md bg-red-50 p-3 text-sm text-red-800">
+          {revokedMessage}
+        </p>
+      ) : null}
+
+      <div className="grid gap-6 lg:grid-cols-[12rem_minmax(0,1fr)_20rem]">
+        <aside>{connection ? <PagesSidebar doc={connection.doc} pages={pages} current={current?.id ?? null} onSelect={setPageId} editable={caps.edit} here={here} /> : null}</aside>
+        <main>
+          {connection && current && synced ? (
+            <RoomEditor key={current.id} doc={connection.doc} provider={connection.provider} pageId={current.id} pageTitle={current.title} user={user} editable={caps.edit && status !== 'revoked'} />
+          ) : (
+            <p className="text-sm text-slate-500">{status === 'revoked' ? '' : 'Loading the document…'}</p>
+          )}
+        </main>
+        <aside>
+          <div role="tablist" aria-label="Panels" className="mb-3 flex gap-1 border-b border-slate-200 text-sm">
+            {(['chat', 'people', 'sources'] as const).map((t) => (
+              <button
+                key={t}
+                role="tab"
+                type="button"
+                aria-selected={tab === t}
+                onClick={() => setTab(t)}
+                className={`border-b-2 px-3 py-1 capitalize ${tab === t ? 'border-brand font-medium text-brand' : 'border-transparent text-slate-600'}`}
+              >
+                {t}
+              </button>
+            ))}
+          </div>
+          <div hidden={tab !== 'chat'}>
+            <ChatPanel kind={kind} roomId={room.id} messages={messages} caps={caps} me={me.id} send={send} sendError={sendError} connected={status === 'connected'} />
+          </div>
+          {tab === 'people' ? <PeoplePanel kind={kind} room={room} caps={caps} me={me} present={present} /> : null}
+          {tab === 'sources' ? <SourcesPanel kind={kind} roomId={room.id} caps={caps} me={me.id} /> : null}
+          {caps.manage ? <RoomDanger kind={kind} roomId={room.id} api={api} /> : null}
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+function RoomDanger({ kind, roomId, api }: { kind: RoomKindName; roomId: string; api: (typeof KIND)['room']['api'] }) {
+  const [error, setError] = useState<string | null>(null);
+  const { noun, prefix } = KIND[kind];
+  return (
+    <div className="mt-6 border-t border-slate-200 pt-3 text-sm">
+      <button
+        type="button"
+        className="text-red-700 hover:underline"
+        onClick={async () => {
+          if (!window.confirm(`Delete this ${noun.toLowerCase()} for everyone? Its document, chat and sources go with it.`)) return;
+          try {
+            await web.call(api.delete, { params: { id: roomId } });
+            window.location.assign(`/${prefix}`);
+          } catch (failure) {
+            setError((failure as Error).message);
+          }
+        }}
+      >
+        Delete {noun.toLowerCase()}
+      </button>
+      {error ? <p role="alert" className="text-red-700">{error}</p> : null}
+    </div>
+  );
+}

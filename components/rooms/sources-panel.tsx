@@ -1,0 +1,138 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+import { ErrorNote } from '@/components/ui/card.tsx';
+import type { Source } from '@/lib/schemas/rooms.ts';
+import { web } from '@/lib/web/api-client.ts';
+import type { Caps } from './connection.ts';
+import { KIND, type RoomKindName } from './kinds.ts';
+
+function size(bytes: number) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Multipart upload with progress: fetch cannot report upload progress, XMLHttpRequest can. */
+function upload(path: string, file: File, onProgress: (fraction: number) => void): Promise<Source> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.responseType = 'json';
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.response as Source);
+      else reject(new Error((xhr.response as { error?: { message?: string } } | null)?.error?.message ?? `Upload failed (${xhr.status}).`));
+    };
+    xhr.onerror = () => reject(new Error('The upload was interrupted.'));
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
+}
+
+/** How often the open panel looks for files others attached (sources do not travel over the socket). */
+const REFRESH_MS = 10_000;
+
+/** Files attached to the room: upload with progress, hide from AI, delete. */
+export function SourcesPanel({ kind, roomId, caps, me }: { kind: RoomKindName; roomId: string; caps: Caps; me: string }) {
+  const { api, prefix } = KIND[kind];
+  const [sources, setSources] = useState<Source[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setSources((await web.call(api.sources, { params: { id: roomId } })).sources);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  }, [api, roomId]);
+
+  useEffect(() => {
+    load();
+    const timer = setInterval(load, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [load]);
+
+  async function act(work: () => Promise<unknown>) {
+    setError(null);
+    try {
+      await work();
+      await load();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  }
+
+  async function pick(files: FileList | null) {
+    for (const file of Array.from(files ?? [])) {
+      setProgress({ name: file.name, fraction: 0 });
+      await act(() => upload(`/v1/${prefix}/${roomId}/sources`, file, (fraction) => setProgress({ name: file.name, fraction })));
+    }
+    setProgress(null);
+  }
+
+  return (
+    <section aria-label="Sources" className="space-y-3 text-sm">
+      {caps.comment ? (
+        <label className="block cursor-pointer rounded-md border border-dashed border-slate-300 p-3 text-center text-slate-600 hover:bg-slate-50">
+          Attach files
+          <input type="file" multiple className="sr-only" disabled={progress !== null} onChange={(e) => pick(e.currentTarget.files).then(() => (e.target.value = ''))} />
+        </label>
+      ) : null}
+      {progress ? (
+        <div>
+          <span>
+            Uploading {progress.name}… {Math.round(progress.fraction * 100)}%
+          </span>
+          <progress aria-label={`Upload of ${progress.name}`} className="block w-full" value={progress.fraction} max={1} />
+        </div>
+      ) : null}
+      {sources === null ? (
+        <p className="text-slate-500">Loading…</p>
+      ) : sources.length === 0 ? (
+        <p className="text-slate-500">No sources yet.</p>
+      ) : (
+        <ul aria-label="Source files" className="space-y-2">
+          {sources.map((s) => (
+            <li key={s.id} className="rounded-md border border-slate-200 p-2">
+              <div className="flex items-baseline justify-between gap-2">
+                <a className="font-medium text-brand hover:underline" href={`/v1/${prefix}/${roomId}/sources/${s.id}/raw`} target="_blank" rel="noreferrer">
+                  {s.name}
+                </a>
+                <span className="text-xs text-slate-500">{size(s.size)}</span>
+              </div>
+              <p className="text-xs text-slate-500">
+                {s.status === 'ready' ? `${s.extractedChars.toLocaleString('en')} characters read` : 'Could not be read'}
+                {s.uploadedBy ? ` · @${s.uploadedBy.handle}` : ''}
+                {s.hiddenFromAi ? ' · hidden from AI' : ''}
+              </p>
+              {s.summary ? <p className="mt-1 line-clamp-3 text-xs text-slate-600">{s.summary}</p> : null}
+              <div className="mt-1 flex gap-3 text-xs">
+                {caps.edit ? (
+                  <label className="flex items-center gap-1">
+                    <input type="checkbox" checked={s.hiddenFromAi} onChange={(e) => act(() => web.call(api.patchSource, { params: { id: roomId, sourceId: s.id }, body: { hiddenFromAi: e.target.checked } }))} />
+                    Hide from AI
+                  </label>
+                ) : null}
+                {caps.edit || s.uploadedBy?.id === me ? (
+                  <button
+                    type="button"
+                    className="text-red-700 hover:underline"
+                    onClick={() => window.confirm(`Delete ${s.name}?`) && act(() => web.call(api.deleteSource, { params: { id: roomId, sourceId: s.id } }))}
+                  >
+                    Delete
+                  </button>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+    </section>
+  );
+}

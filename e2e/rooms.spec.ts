@@ -1,0 +1,163 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+
+async function newPerson(browser: Browser, handle: string, next = '/'): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`/signin?next=${encodeURIComponent(next)}`);
+  await page.getByLabel('Handle').fill(handle);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('link', { name: `@${handle}` })).toBeVisible();
+  return page;
+}
+
+test('two people edit one room and see each other’s text, carets, presence and chat without reloading', async ({ browser }) => {
+  // Bob exists first so Ada can add him by handle.
+  const bob = await newPerson(browser, 'room-bob');
+  const ada = await newPerson(browser, 'room-ada', '/w/new');
+  await ada.getByLabel('Name', { exact: true }).fill('Room Team');
+  await ada.getByLabel('Slug').fill('room-team');
+  await ada.getByRole('button', { name: 'Create workspace' }).click();
+  await expect(ada).toHaveURL(/\/w\/room-team$/);
+
+  // From the workspace to its rooms; Ada creates one.
+  await ada.getByRole('link', { name: 'Rooms', exact: true }).click();
+  await expect(ada.getByRole('heading', { level: 1 })).toHaveText('Rooms');
+  await ada.getByLabel('Name').fill('Launch plan');
+  await ada.getByRole('button', { name: 'Create room' }).click();
+  await expect(ada).toHaveURL(/\/rooms\/[\w-]+$/);
+  const roomUrl = ada.url();
+  await expect(ada.getByRole('heading', { level: 1 })).toHaveText('Launch plan');
+  await expect(ada.getByRole('status', { name: 'Connection' })).toHaveText('Live');
+
+  // People: Ada adds Bob as an editor.
+  await ada.getByRole('tab', { name: 'people' }).click();
+  const people = ada.getByRole('region', { name: 'People' });
+  await people.getByLabel('Handle or e-mail').fill('room-bob');
+  await people.getByRole('button', { name: 'Add' }).click();
+  await expect(people.getByRole('list', { name: 'Members' })).toContainText('@room-bob');
+  await ada.getByRole('tab', { name: 'chat' }).click();
+
+  // Bob opens the room; both are live and see each other.
+  await bob.goto(roomUrl);
+  await expect(bob.getByRole('heading', { level: 1 })).toHaveText('Launch plan');
+  await expect(bob.getByRole('status', { name: 'Connection' })).toHaveText('Live');
+  await expect(ada.getByRole('list', { name: 'Here now' })).toContainText('@room-bob');
+  await expect(bob.getByRole('list', { name: 'Here now' })).toContainText('@room-ada');
+
+  // Ada types; Bob sees the words arrive and Ada's named caret.
+  const adaEditor = ada.getByRole('textbox', { name: 'Page Page 1' });
+  const bobEditor = bob.getByRole('textbox', { name: 'Page Page 1' });
+  await adaEditor.click();
+  await ada.keyboard.type('Hello from Ada.');
+  await expect(bobEditor).toContainText('Hello from Ada.');
+  const adaCaret = bob.locator('.collaboration-carets__label', { hasText: '@room-ada' });
+  await expect(adaCaret).toBeVisible();
+
+  // Bob types on a new line; Ada sees it and Bob's caret, in another colour.
+  await bobEditor.click();
+  await bob.keyboard.press('Control+End');
+  await bob.keyboard.press('Enter');
+  await bob.keyboard.type('And hello from Bob.');
+  await expect(adaEditor).toContainText('Hello from Ada.');
+  await expect(adaEditor).toContainText('And hello from Bob.');
+  const bobCaret = ada.locator('.collaboration-carets__label', { hasText: '@room-bob' });
+  await expect(bobCaret).toBeVisible();
+  const colour = (l: typeof adaCaret) => l.evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(await colour(bobCaret)).not.toBe(await colour(adaCaret));
+
+  // Chat both ways.
+  const adaChat = ada.getByRole('region', { name: 'Chat' });
+  const bobChat = bob.getByRole('region', { name: 'Chat' });
+  await adaChat.getByRole('textbox', { name: 'Message' }).fill('Shall we start?');
+  await adaChat.getByRole('button', { name: 'Send' }).click();
+  await expect(bobChat.getByRole('listitem', { name: 'Message from @room-ada' })).toContainText('Shall we start?');
+  await bobChat.getByRole('textbox', { name: 'Message' }).fill('Ready when you are.');
+  await bobChat.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(adaChat.getByRole('listitem', { name: 'Message from @room-bob' })).toContainText('Ready when you are.');
+
+  // Ada deletes her message; it disappears from Bob's chat too.
+  ada.once('dialog', (dialog) => dialog.accept());
+  await adaChat.getByRole('listitem', { name: 'Message from @room-ada' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(bobChat.getByRole('listitem', { name: 'Message from @room-ada' })).toHaveCount(0);
+  await expect(bobChat.getByRole('listitem', { name: 'Message from @room-bob' })).toHaveCount(1);
+
+  // A page Bob adds appears in Ada's sidebar.
+  await bob.getByRole('button', { name: '+ Add page' }).click();
+  await expect(ada.getByRole('navigation', { name: 'Pages' })).toContainText('Page 2');
+
+  // The document outlives the page: after a reload Bob still reads both lines.
+  await bob.goto(roomUrl);
+  await expect(bob.getByRole('textbox', { name: 'Page Page 1' })).toContainText('And hello from Bob.');
+});
+
+test('a live space’s people and sources panels: invite by e-mail and join from the link, link access, upload, hide from AI, delete', async ({ browser }) => {
+  const owner = await newPerson(browser, 'live-owner', '/w/new');
+  await owner.getByLabel('Name', { exact: true }).fill('Live Team');
+  await owner.getByLabel('Slug').fill('live-team');
+  await owner.getByRole('button', { name: 'Create workspace' }).click();
+  await expect(owner).toHaveURL(/\/w\/live-team$/);
+  await owner.getByRole('link', { name: 'Live spaces', exact: true }).click();
+  await owner.getByLabel('Name').fill('Wall');
+  await owner.getByLabel('Template').selectOption('notes');
+  await owner.getByRole('button', { name: 'Create live space' }).click();
+  await expect(owner).toHaveURL(/\/live-spaces\/[\w-]+$/);
+  const url = owner.url();
+  await expect(owner.getByRole('textbox', { name: 'Page Notes' })).toContainText('Meeting notes');
+
+  // Invite by e-mail: the link is shown once; the invite waits in the list.
+  await owner.getByRole('tab', { name: 'people' }).click();
+  const people = owner.getByRole('region', { name: 'People' });
+  await people.getByLabel('Handle or e-mail').fill('guest@example.com');
+  await people.getByLabel('Role').selectOption('commenter');
+  await people.getByRole('button', { name: 'Add' }).click();
+  const inviteUrl = await owner.getByRole('status', { name: 'New invite link' }).getByLabel('Invite link').inputValue();
+  expect(inviteUrl).toMatch(/\/live-space-invites\/[\w-]+$/);
+  await expect(people.getByRole('list', { name: 'Pending invites' })).toContainText('guest@example.com · commenter');
+
+  // The guest opens the link signed out, signs in from it, joins as a commenter and can chat.
+  const guest = await (await browser.newContext()).newPage();
+  await guest.goto(inviteUrl);
+  await guest.getByLabel('Handle').fill('live-guest');
+  await guest.getByRole('button', { name: 'Sign in' }).click();
+  await guest.getByRole('button', { name: 'Join the live space' }).click();
+  await expect(guest).toHaveURL(url);
+  await expect(guest.getByText('you are commenter')).toBeVisible();
+  await expect(guest.getByRole('textbox', { name: 'Page Notes' })).toHaveAttribute('contenteditable', 'false');
+  await guest.getByRole('textbox', { name: 'Message' }).fill('Thanks for the invite');
+  await guest.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await owner.getByRole('tab', { name: 'chat' }).click();
+  await expect(owner.getByRole('region', { name: 'Chat' }).getByRole('listitem', { name: 'Message from @live-guest' })).toContainText('Thanks for the invite');
+  await owner.getByRole('tab', { name: 'people' }).click();
+  await expect(people.getByRole('list', { name: 'Members' })).toContainText('@live-guest');
+  await expect(people.getByRole('list', { name: 'Pending invites' })).toHaveCount(0);
+  // The link was for one use.
+  await guest.goto(inviteUrl);
+  await guest.getByRole('button', { name: 'Join the live space' }).click();
+  await expect(guest.getByRole('main').getByRole('alert')).toHaveText('This invite link has already been used.');
+
+  // Link access: someone signed in with the link joins as a viewer and cannot type.
+  await people.getByLabel('Link access').selectOption('viewer');
+  await expect(people.getByLabel('Link access')).toHaveValue('viewer');
+  const visitor = await newPerson(browser, 'live-visitor');
+  await visitor.goto(url);
+  await expect(visitor.getByText('you are viewer')).toBeVisible();
+  await expect(visitor.getByRole('textbox', { name: 'Page Notes' })).toHaveAttribute('contenteditable', 'false');
+  await expect(visitor.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+
+  // Sources: upload with a progress bar, read, hidden from AI, deleted.
+  await owner.getByRole('tab', { name: 'sources' }).click();
+  const sources = owner.getByRole('region', { name: 'Sources' });
+  await sources.locator('input[type=file]').setInputFiles({ name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n\nThe launch is on Friday.\n') });
+  const file = sources.getByRole('list', { name: 'Source files' }).getByRole('listitem').filter({ hasText: 'notes.md' });
+  await expect(file).toContainText('characters read');
+  await expect(file).toContainText('The launch is on Friday.');
+  // The box follows the server's answer, not the click.
+  await file.getByLabel('Hide from AI').click();
+  await expect(file).toContainText('hidden from AI');
+  await expect(file.getByLabel('Hide from AI')).toBeChecked();
+  await owner.reload();
+  await owner.getByRole('tab', { name: 'sources' }).click();
+  await expect(file).toContainText('hidden from AI');
+  owner.once('dialog', (dialog) => dialog.accept());
+  await file.getByRole('button', { name: 'Delete' }).click();
+  await expect(sources).toContainText('No sources yet.');
+});
