@@ -6,13 +6,14 @@
 // dropped afterwards), else an embedded one under .atrium/bench/postgres.
 // Results: a table on stdout and .atrium/bench/results-me.json; the servers'
 // output goes to .atrium/bench/{atrium,baseline}.log.
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { BenchContext } from './run.ts';
-import { benchDatabase, buildIfNeeded, devToken, root, startAtrium, startServer, workDir } from './server.ts';
+import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, startServerProcess, workDir } from './server.ts';
 
 type AutocannonResult = {
   errors: number;
@@ -29,7 +30,40 @@ const autocannon = require('autocannon') as (options: AutocannonOptions) => Prom
 // 32: the concurrency of the p99 target (docs/benchmarks.md).
 const CONCURRENCIES = [1, 10, 32, 50];
 
-type Measurement = { requestsPerSecond: number; p50: number; p99: number };
+type Measurement = { requestsPerSecond: number; p50: number; p99: number; cpuMicrosPerRequest: number | null };
+
+// The measurement is cut into rounds that alternate between the two servers,
+// so that load from elsewhere on the machine, which comes and goes, falls on
+// both alike rather than on whichever ran at the time.
+const ROUNDS = 5;
+
+/** CPU seconds (user + system) used so far by `pid` and its descendants; null where /proc is missing. */
+function treeCpuSeconds(pid: number): number | null {
+  try {
+    const parents = new Map<number, number>();
+    const cpu = new Map<number, number>();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        // The command name is in parentheses and may hold spaces; ppid is the 2nd field after it, utime and stime the 12th and 13th.
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        parents.set(Number(entry), Number(fields[1]));
+        cpu.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const tree = [pid];
+    for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+    // Clock ticks: 100 a second on Linux.
+    return tree.reduce((sum, p) => sum + (cpu.get(p) ?? 0), 0) / 100;
+  } catch {
+    return null;
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function run({ quick, onStop }: BenchContext): Promise<void> {
   const seconds = quick ? { warmup: 1, measure: 2 } : { warmup: 3, measure: 10 };
@@ -37,8 +71,9 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   buildIfNeeded();
 
   const database = await benchDatabase('me', onStop);
-  const atrium = await startAtrium('atrium', database.url, onStop);
-  const baseline = await startServer('baseline', 'bench/baseline-me.ts', onStop, { DATABASE_URL: database.url });
+  const { base: atrium, pid: atriumPid } = await startAtriumProcess('atrium', database.url, onStop);
+  const { base: baseline, pid: baselinePid } = await startServerProcess('baseline', 'bench/baseline-me.ts', onStop, { DATABASE_URL: database.url });
+  const pids = new Map([[atrium, atriumPid], [baseline, baselinePid]]);
   const headers = { authorization: `Bearer ${await devToken(atrium, 'bench')}` };
 
   // A baseline that answers something else would measure something else.
@@ -47,19 +82,42 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
     throw new Error(`The baseline answers differently:\n  Atrium:   ${JSON.stringify(mine)}\n  baseline: ${JSON.stringify(theirs)}`);
   }
 
-  const measure = async (label: string, base: string, connections: number): Promise<Measurement> => {
-    const options = { url: `${base}/v1/me`, connections, headers };
-    // The warm-up loads the route, fills the connection pools and lets V8 optimise.
-    checked(await autocannon({ ...options, duration: seconds.warmup }), base);
-    const result = checked(await autocannon({ ...options, duration: seconds.measure }), base);
-    const m = { requestsPerSecond: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
-    console.log(`${label.padEnd(8)} c=${String(connections).padEnd(2)}  ${m.requestsPerSecond} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms`);
+  type Round = { requests: number; seconds: number; p50: number; p99: number; cpu: number | null };
+  const measureRound = async (base: string, connections: number, duration: number): Promise<Round> => {
+    const cpuBefore = treeCpuSeconds(pids.get(base)!);
+    const result = checked(await autocannon({ url: `${base}/v1/me`, connections, headers, duration }), base);
+    const cpuAfter = treeCpuSeconds(pids.get(base)!);
+    return {
+      requests: result.requests.average * duration,
+      seconds: duration,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      cpu: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+    };
+  };
+  const summary = (label: string, connections: number, rounds: Round[]): Measurement => {
+    const requests = rounds.reduce((sum, r) => sum + r.requests, 0);
+    const cpu = rounds.every((r) => r.cpu !== null) ? rounds.reduce((sum, r) => sum + r.cpu!, 0) : null;
+    const m = {
+      requestsPerSecond: Math.round(requests / rounds.reduce((sum, r) => sum + r.seconds, 0)),
+      p50: median(rounds.map((r) => r.p50)),
+      p99: median(rounds.map((r) => r.p99)),
+      cpuMicrosPerRequest: cpu === null ? null : Math.round((cpu / requests) * 1e6),
+    };
+    console.log(`${label.padEnd(8)} c=${String(connections).padEnd(2)}  ${m.requestsPerSecond} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  server CPU ${m.cpuMicrosPerRequest ?? '?'} µs/request`);
     return m;
   };
   const results = [];
   for (const connections of CONCURRENCIES) {
-    const a = await measure('Atrium', atrium, connections);
-    const b = await measure('baseline', baseline, connections);
+    // The warm-up loads the route, fills the connection pools and lets V8 optimise.
+    for (const base of [atrium, baseline]) await measureRound(base, connections, seconds.warmup);
+    const rounds = new Map<string, Round[]>([[atrium, []], [baseline, []]]);
+    const each = Math.max(1, Math.round(seconds.measure / ROUNDS));
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const base of i % 2 ? [baseline, atrium] : [atrium, baseline]) rounds.get(base)!.push(await measureRound(base, connections, each));
+    }
+    const a = summary('Atrium', connections, rounds.get(atrium)!);
+    const b = summary('baseline', connections, rounds.get(baseline)!);
     const round = (x: number) => Math.round(x * 100) / 100;
     results.push({
       connections,
@@ -72,11 +130,11 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
     });
   }
 
-  console.log('\n| concurrency | Atrium req/s | baseline req/s | ratio | Atrium / baseline | Atrium p50/p99 ms | baseline p50/p99 ms | p99 ratio |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('\n| concurrency | Atrium req/s | baseline req/s | ratio | Atrium / baseline | Atrium p50/p99 ms | baseline p50/p99 ms | p99 ratio | server CPU µs/req, Atrium / baseline |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     console.log(
-      `| ${r.connections} | ${r.atrium.requestsPerSecond} | ${r.baseline.requestsPerSecond} | ${r.ratio.toFixed(2)} | ${r.throughput.toFixed(2)}x | ${r.atrium.p50} / ${r.atrium.p99} | ${r.baseline.p50} / ${r.baseline.p99} | ${r.p99Ratio.toFixed(2)} |`,
+      `| ${r.connections} | ${r.atrium.requestsPerSecond} | ${r.baseline.requestsPerSecond} | ${r.ratio.toFixed(2)} | ${r.throughput.toFixed(2)}x | ${r.atrium.p50} / ${r.atrium.p99} | ${r.baseline.p50} / ${r.baseline.p99} | ${r.p99Ratio.toFixed(2)} | ${r.atrium.cpuMicrosPerRequest ?? '?'} / ${r.baseline.cpuMicrosPerRequest ?? '?'} |`,
     );
   }
   const file = path.join(workDir, 'results-me.json');
