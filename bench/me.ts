@@ -6,14 +6,13 @@
 // dropped afterwards), else an embedded one under .atrium/bench/postgres.
 // Results: a table on stdout and .atrium/bench/results-me.json; the servers'
 // output goes to .atrium/bench/{atrium,baseline}.log.
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { BenchContext } from './run.ts';
-import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, startServerProcess, workDir } from './server.ts';
+import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, startServerProcess, treeCpuSeconds, workDir } from './server.ts';
 
 type AutocannonResult = {
   errors: number;
@@ -36,32 +35,6 @@ type Measurement = { requestsPerSecond: number; p50: number; p99: number; cpuMic
 // so that load from elsewhere on the machine, which comes and goes, falls on
 // both alike rather than on whichever ran at the time.
 const ROUNDS = 5;
-
-/** CPU seconds (user + system) used so far by `pid` and its descendants; null where /proc is missing. */
-function treeCpuSeconds(pid: number): number | null {
-  try {
-    const parents = new Map<number, number>();
-    const cpu = new Map<number, number>();
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        // The command name is in parentheses and may hold spaces; ppid is the 2nd field after it, utime and stime the 12th and 13th.
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        parents.set(Number(entry), Number(fields[1]));
-        cpu.set(Number(entry), Number(fields[11]) + Number(fields[12]));
-      } catch {
-        // gone meanwhile
-      }
-    }
-    const tree = [pid];
-    for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
-    // Clock ticks: 100 a second on Linux.
-    return tree.reduce((sum, p) => sum + (cpu.get(p) ?? 0), 0) / 100;
-  } catch {
-    return null;
-  }
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
