@@ -9,7 +9,7 @@
 import type { Caller, SignedInCaller } from '../access/caller.ts';
 import { rolesWith } from '../access/capabilities.ts';
 import { config } from '../config.ts';
-import { db, type PrismaClient } from '../db/client.ts';
+import { db, query, type PrismaClient } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
 import type { IncomingBody } from '../http/body.ts';
 import { ApiError } from '../http/errors.ts';
@@ -44,14 +44,19 @@ function prepareEntries(files: FileEntryInput[]): Entry[] {
   return entries;
 }
 
-/** The hashes among `hashes` that the workspace has not uploaded. */
-/** The stored size of each of `hashes` the workspace holds. */
+/**
+ * The stored size of each of `hashes` the workspace holds. A plan and a commit
+ * each ask this for every file of the push (10,000 hashes in, as many rows
+ * out): plain SQL, as Prisma's per-value cost dominates at that size.
+ */
 async function heldBlobSizes(workspaceId: string, hashes: string[]): Promise<Map<string, number>> {
   const unique = [...new Set(hashes)];
   if (!unique.length) return new Map();
-  const rows = await db.$queryRaw<{ sha256: string; size: bigint }[]>`
-    SELECT wb."sha256", b."size" FROM "WorkspaceBlob" wb JOIN "Blob" b ON b."sha256" = wb."sha256"
-    WHERE wb."workspaceId" = ${workspaceId} AND wb."sha256" = ANY(${unique}::text[])`;
+  const rows = await query<{ sha256: string; size: string }>(
+    `SELECT wb."sha256", b."size" FROM "WorkspaceBlob" wb JOIN "Blob" b ON b."sha256" = wb."sha256"
+     WHERE wb."workspaceId" = $1 AND wb."sha256" = ANY($2::text[])`,
+    [workspaceId, unique],
+  );
   return new Map(rows.map((r) => [r.sha256, Number(r.size)]));
 }
 
