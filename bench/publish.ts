@@ -20,7 +20,7 @@ import { fileBody } from '../cli/context.ts';
 import { eachLimit } from '../cli/pool.ts';
 import { walk, type LocalFile } from '../cli/push/walk.ts';
 import type { BenchContext } from './run.ts';
-import { benchDatabase, buildIfNeeded, devToken, root, startAtrium, startServer, workDir } from './server.ts';
+import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, startServerProcess, treeCpuSeconds, workDir } from './server.ts';
 import { site } from './site.ts';
 
 const CONCURRENCY = 8;
@@ -94,30 +94,40 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   const entries = await entriesOf((await walk(target.dir)).files);
 
   const database = await benchDatabase('publish', onStop);
-  const atrium = await startAtrium('atrium-publish', database.url, onStop);
-  const baseline = await startServer('baseline-publish', 'bench/baseline-publish.ts', onStop, { DATA_DIR: path.join(workDir, 'baseline-store') });
+  const { base: atrium, pid: atriumPid } = await startAtriumProcess('atrium-publish', database.url, onStop);
+  const { base: baseline, pid: baselinePid } = await startServerProcess('baseline-publish', 'bench/baseline-publish.ts', onStop, { DATA_DIR: path.join(workDir, 'baseline-store') });
+  // Server CPU seconds a step cost (Atrium's own process, not PostgreSQL's): unlike the elapsed
+  // time, it does not depend on what else the machine is doing.
+  const cpu = { atrium: [] as number[], baseline: [] as number[] };
+  const timed = async (side: 'atrium' | 'baseline', step: () => Promise<number>) => {
+    const before = treeCpuSeconds(side === 'atrium' ? atriumPid : baselinePid);
+    const elapsed = await step();
+    const after = treeCpuSeconds(side === 'atrium' ? atriumPid : baselinePid);
+    cpu[side].push(before === null || after === null ? NaN : after - before);
+    return elapsed;
+  };
 
   const token = await devToken(atrium, 'bench-publisher');
   const client = createClient({ baseUrl: atrium, token });
   const space = await client.call(spacesApi.create, { body: { workspace: 'bench-publisher', name: `bench ${Date.now()}` } });
 
   // First push: every file.
-  const baselineFirst = await baselinePush(baseline, entries, entries);
-  const atriumFirst = await atriumPush(client, space.id, entries);
+  const baselineFirst = await timed('baseline', () => baselinePush(baseline, entries, entries));
+  const atriumFirst = await timed('atrium', () => atriumPush(client, space.id, entries));
 
   // One changed file: a new index.html.
   const changedFile = path.join(workDir, 'changed-index.html');
   await writeFile(changedFile, `<h1>Benchmark site</h1><p>${Date.now()}</p>`);
   const changed: Entry = { path: 'index.html', sha256: await sha256(changedFile), size: (await readFile(changedFile)).length, absolute: changedFile };
   const next = entries.map((e) => (e.path === 'index.html' ? changed : e));
-  const baselineOne = await baselinePush(baseline, next, [changed]);
-  const atriumOne = await atriumPush(client, space.id, next);
+  const baselineOne = await timed('baseline', () => baselinePush(baseline, next, [changed]));
+  const atriumOne = await timed('atrium', () => atriumPush(client, space.id, next));
 
   // Reading every file back, as visitors do.
   const served = new URL(space.url);
   const encode = (p: string) => p.split('/').map(encodeURIComponent).join('/');
-  const baselineDownload = await downloadAll(next.map((e) => `${baseline}/files/${encode(e.path)}`), {});
-  const atriumDownload = await downloadAll(next.map((e) => `${atrium}${served.pathname}${encode(e.path)}`), {});
+  const baselineDownload = await timed('baseline', () => downloadAll(next.map((e) => `${baseline}/files/${encode(e.path)}`), {}));
+  const atriumDownload = await timed('atrium', () => downloadAll(next.map((e) => `${atrium}${served.pathname}${encode(e.path)}`), {}));
 
   // The CLI on the same folder, for another person (so nothing is on the server yet).
   const cliToken = await devToken(atrium, 'bench-cli');
@@ -132,12 +142,12 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
     { step: 'first push', atrium: atriumFirst, baseline: baselineFirst },
     { step: 'one changed file', atrium: atriumOne, baseline: baselineOne },
     { step: 'download every file', atrium: atriumDownload, baseline: baselineDownload },
-  ].map((r) => ({ ...r, ratio: Math.round((r.atrium / r.baseline) * 100) / 100 }));
-  console.log(`\n| step | Atrium s | baseline s | ratio | Atrium MB/s |`);
-  console.log('|---|---:|---:|---:|---:|');
+  ].map((r, i) => ({ ...r, ratio: Math.round((r.atrium / r.baseline) * 100) / 100, cpu: { atrium: cpu.atrium[i], baseline: cpu.baseline[i] } }));
+  console.log(`\n| step | Atrium s | baseline s | ratio | Atrium MB/s | server CPU s, Atrium / baseline |`);
+  console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const rate = r.step === 'one changed file' ? '' : (mb / r.atrium).toFixed(1);
-    console.log(`| ${r.step} | ${r.atrium.toFixed(2)} | ${r.baseline.toFixed(2)} | ${r.ratio.toFixed(2)} | ${rate} |`);
+    console.log(`| ${r.step} | ${r.atrium.toFixed(2)} | ${r.baseline.toFixed(2)} | ${r.ratio.toFixed(2)} | ${rate} | ${r.cpu.atrium.toFixed(2)} / ${r.cpu.baseline.toFixed(2)} |`);
   }
   console.log(`\n| atrium push (CLI) | s | ratio to the API-level first push |`);
   console.log('|---|---:|---:|');

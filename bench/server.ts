@@ -1,7 +1,7 @@
 // What the benchmarks share: a database of their own, the production build,
 // and servers started as child processes that are always stopped.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -105,3 +105,30 @@ async function stopChild(child: ChildProcess) {
   child.kill('SIGTERM');
   await exit;
 }
+
+/** CPU seconds (user + system) used so far by `pid` and its descendants; null where /proc is missing. */
+export function treeCpuSeconds(pid: number): number | null {
+  try {
+    const parents = new Map<number, number>();
+    const cpu = new Map<number, number>();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        // The command name is in parentheses and may hold spaces; ppid is the 2nd field after it, utime and stime the 12th and 13th.
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        parents.set(Number(entry), Number(fields[1]));
+        cpu.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const tree = [pid];
+    for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+    // Clock ticks: 100 a second on Linux.
+    return tree.reduce((sum, p) => sum + (cpu.get(p) ?? 0), 0) / 100;
+  } catch {
+    return null;
+  }
+}
+

@@ -10,8 +10,10 @@ await ensureDatabase(server, name, inject('templateDatabase'));
 process.env.DATABASE_URL = databaseUrl(server, name);
 
 afterAll(async () => {
-  const holder = globalThis as { atriumDb?: { $disconnect(): Promise<void> } };
+  const holder = globalThis as { atriumDb?: { $disconnect(): Promise<void> }; atriumDbPool?: { end(): Promise<void> } };
   await holder.atriumDb?.$disconnect();
+  await holder.atriumDbPool?.end();
   delete holder.atriumDb;
+  delete holder.atriumDbPool;
   await dropDatabase(server, name);
 });

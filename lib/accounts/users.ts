@@ -1,5 +1,5 @@
 import type { SignedInCaller } from '../access/caller.ts';
-import { db, Prisma } from '../db/client.ts';
+import { db, Prisma, query } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import type { CurrentUser, Preferences, User } from '../schemas/accounts.ts';
 import { HANDLE_PATTERN } from '../schemas/common.ts';
@@ -60,28 +60,30 @@ export async function findUserByHandle(handle: string, client: Pick<Prisma.Trans
   return client.user.findUnique({ where: { handle }, select: { id: true, handle: true, name: true } });
 }
 
+type MembershipSummary = { id: string; slug: string; name: string; role: CurrentUser['workspaces'][number]['role']; status: 'pending' | 'accepted' };
+
+/**
+ * The signed-in person with their workspaces, invitations and blocks: the
+ * request behind every page and CLI command, so one plain-SQL statement.
+ */
 export async function currentUser({ actor }: SignedInCaller): Promise<CurrentUser> {
-  const user = await db.user.findUniqueOrThrow({
-    where: { id: actor.user.id },
-    select: {
-      id: true,
-      handle: true,
-      name: true,
-      developerMode: true,
-      memberships: {
-        select: { role: true, status: true, workspace: { select: { id: true, slug: true, name: true } } },
-        orderBy: { createdAt: 'asc' },
-      },
-      blocks: { select: { blockedId: true }, orderBy: { createdAt: 'asc' } },
-    },
-  });
-  const summary = (m: (typeof user.memberships)[number]) => ({ ...m.workspace, role: m.role });
+  const [user] = await query<{ id: string; handle: string; name: string | null; developerMode: boolean; memberships: MembershipSummary[]; blocked: string[] }>(
+    `SELECT u."id", u."handle", u."name", u."developerMode",
+       COALESCE((SELECT json_agg(json_build_object('id', w."id", 'slug', w."slug", 'name', w."name", 'role', m."role", 'status', m."status") ORDER BY m."createdAt")
+                   FROM "Membership" m JOIN "Workspace" w ON w."id" = m."workspaceId" WHERE m."userId" = u."id"), '[]'::json) AS "memberships",
+       COALESCE((SELECT json_agg(b."blockedId" ORDER BY b."createdAt") FROM "UserBlock" b WHERE b."blockerId" = u."id"), '[]'::json) AS "blocked"
+     FROM "User" u WHERE u."id" = $1`,
+    [actor.user.id],
+  );
+  if (!user) throw new Error(`No user ${actor.user.id}.`);
+  const summaries = (status: MembershipSummary['status']) =>
+    user.memberships.filter((m) => m.status === status).map((m) => ({ id: m.id, slug: m.slug, name: m.name, role: m.role }));
   return {
     user: { id: user.id, handle: user.handle, name: user.name },
-    workspaces: user.memberships.filter((m) => m.status === 'accepted').map(summary),
-    invites: user.memberships.filter((m) => m.status === 'pending').map(summary),
+    workspaces: summaries('accepted'),
+    invites: summaries('pending'),
     preferences: { developerMode: user.developerMode },
-    blocked: user.blocks.map((b) => b.blockedId),
+    blocked: user.blocked,
   };
 }
 

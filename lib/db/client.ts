@@ -9,6 +9,7 @@
 // one is held deadlocks the pool once enough transactions run at once.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { config } from '../config.ts';
 import { PrismaClient } from './generated/client.ts';
 
@@ -18,20 +19,26 @@ const ACQUIRE_TIMEOUT_MS = 10_000;
 const TRANSACTION_TIMEOUT_MS = 15_000;
 const IDLE_TIMEOUT_MS = 30_000;
 
-function createClient(): PrismaClient {
+type Pools = { client: PrismaClient; pool: pg.Pool };
+
+function createClient(): Pools {
   const url = config.databaseUrl;
-  const pg = new PrismaPg({
+  // One pool for Prisma and for the few hot statements sent as plain SQL
+  // (query() below), so both share DATABASE_POOL_SIZE connections.
+  const pool = new pg.Pool({
     connectionString: url,
     max: config.databasePoolSize,
     connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS,
     idleTimeoutMillis: IDLE_TIMEOUT_MS,
   });
+  pool.on('error', () => {}); // an idle client's error; the next query reports its own
+  const adapterFactory = new PrismaPg(pool);
   const adapter = {
     provider: 'postgres' as const,
-    adapterName: pg.adapterName,
+    adapterName: adapterFactory.adapterName,
     connect: () => {
       if (!url) throw new Error('DATABASE_URL is not set: start Atrium with `npm start`, which provides a database.');
-      return pg.connect();
+      return adapterFactory.connect();
     },
   };
   const client = new PrismaClient({
@@ -40,7 +47,7 @@ function createClient(): PrismaClient {
     // Tests count queries (test/query-count.ts); nothing else listens to them.
     log: config.nodeEnv === 'test' ? [{ emit: 'event', level: 'query' }] : [],
   });
-  return config.nodeEnv === 'test' ? guarded(client) : client;
+  return { client: config.nodeEnv === 'test' ? guarded(client) : client, pool };
 }
 
 // Set while an interactive transaction's callback runs.
@@ -95,8 +102,31 @@ function guarded(client: PrismaClient): PrismaClient {
 }
 
 // One client per process, also across Next's module reloads in development.
-const holder = globalThis as { atriumDb?: PrismaClient };
-export const db: PrismaClient = (holder.atriumDb ??= createClient());
+// The pool is kept beside the client so that tests can close both.
+const holder = globalThis as { atriumDb?: PrismaClient; atriumDbPool?: pg.Pool };
+if (!holder.atriumDb || !holder.atriumDbPool) ({ client: holder.atriumDb, pool: holder.atriumDbPool } = createClient());
+export const db: PrismaClient = holder.atriumDb;
+const pool: pg.Pool = holder.atriumDbPool;
+
+// Tests count these with Prisma's own queries (test/query-count.ts).
+const rawQueryListeners: Array<() => void> = [];
+export function onRawQuery(listener: () => void): void {
+  rawQueryListeners.push(listener);
+}
+
+/**
+ * One statement in plain SQL on the shared pool, for the few hot paths where
+ * Prisma's per-query cost dominates (token lookup, /v1/me, blob uploads).
+ * Never inside a transaction's callback (the same rule as `db`).
+ */
+export async function query<Row extends object>(text: string, values: unknown[] = []): Promise<Row[]> {
+  if (config.nodeEnv === 'test') {
+    refuseInsideTransaction('query');
+    for (const listener of rawQueryListeners) listener();
+  }
+  if (!config.databaseUrl) throw new Error('DATABASE_URL is not set: start Atrium with `npm start`, which provides a database.');
+  return (await pool.query<Row>(text, values)).rows;
+}
 export type { PrismaClient };
 export { Prisma } from './generated/client.ts';
 

@@ -7,15 +7,16 @@
 // space row: racing commits get consecutive numbers, each a full snapshot of
 // what its pusher listed, with its diff against the version just before it.
 import type { Caller, SignedInCaller } from '../access/caller.ts';
+import { rolesWith } from '../access/capabilities.ts';
 import { config } from '../config.ts';
-import { db, type PrismaClient } from '../db/client.ts';
+import { db, query, type PrismaClient } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
 import type { IncomingBody } from '../http/body.ts';
 import { ApiError } from '../http/errors.ts';
 import type { FileAnswer } from '../http/files.ts';
 import type { Diff, FileEntryInput, Version } from '../schemas/spaces.ts';
 import { blobStore } from '../storage/index.ts';
-import { checkRoom, claimBlob, holdBlob, releaseReservation, reserveStorage, storageUsage, touchBlobs } from '../storage/usage.ts';
+import { checkRoom, claimBlob, holdBlob, releaseReservation, startBlobPut, storageFull, storageUsage, touchBlobs } from '../storage/usage.ts';
 import { attachment, contentTypeOf, emptyStream } from './content.ts';
 import { chunkEntries, chunkOf, chunkRefs, comparePaths, diffManifests, findEntry, loadChunks, manifestEntries, storeChunks, type ChunkRef, type Entry } from './manifest.ts';
 import { normalizePath } from './paths.ts';
@@ -43,14 +44,19 @@ function prepareEntries(files: FileEntryInput[]): Entry[] {
   return entries;
 }
 
-/** The hashes among `hashes` that the workspace has not uploaded. */
-/** The stored size of each of `hashes` the workspace holds. */
+/**
+ * The stored size of each of `hashes` the workspace holds. A plan and a commit
+ * each ask this for every file of the push (10,000 hashes in, as many rows
+ * out): plain SQL, as Prisma's per-value cost dominates at that size.
+ */
 async function heldBlobSizes(workspaceId: string, hashes: string[]): Promise<Map<string, number>> {
   const unique = [...new Set(hashes)];
   if (!unique.length) return new Map();
-  const rows = await db.$queryRaw<{ sha256: string; size: bigint }[]>`
-    SELECT wb."sha256", b."size" FROM "WorkspaceBlob" wb JOIN "Blob" b ON b."sha256" = wb."sha256"
-    WHERE wb."workspaceId" = ${workspaceId} AND wb."sha256" = ANY(${unique}::text[])`;
+  const rows = await query<{ sha256: string; size: string }>(
+    `SELECT wb."sha256", b."size" FROM "WorkspaceBlob" wb JOIN "Blob" b ON b."sha256" = wb."sha256"
+     WHERE wb."workspaceId" = $1 AND wb."sha256" = ANY($2::text[])`,
+    [workspaceId, unique],
+  );
   return new Map(rows.map((r) => [r.sha256, Number(r.size)]));
 }
 
@@ -119,31 +125,51 @@ function freshHashes(entries: Entry[], diff: Diff): string[] {
  * count against this workspace's storage too. Past the plan's storage limit
  * it is 403, decided from Content-Length before reading when it is given.
  */
-export async function putBlob(caller: SignedInCaller, id: string, sha256: string, body: IncomingBody): Promise<void> {
-  const { space } = await spaceWith(caller, id, 'push');
-  if (await touchBlobs(db, space.workspaceId, [sha256])) {
+export async function putBlob(caller: SignedInCaller, id: string, sha256: string, body: IncomingBody, retried = false): Promise<void> {
+  // Every file of a first push comes through here: the space, the caller's
+  // role, the blob's refresh and the room for it are one statement
+  // (startBlobPut); anyone but a member who may push is answered by the
+  // general check (spaceWith), which says why.
+  const start = await startBlobPut({
+    spaceId: id,
+    userId: caller.actor.user.id,
+    sha256,
+    length: body.length,
+    maxBytes: config.maxUploadBytes,
+    pushRoles: PUSH_ROLES,
+  });
+  if (!start.found || !start.pusher) {
+    await spaceWith(caller, id, 'push');
+    // Let in meanwhile (the role changed between the two reads): ask again, once.
+    if (retried) throw new ApiError('forbidden', 'You cannot push to this space.');
+    return putBlob(caller, id, sha256, body, true);
+  }
+  if (start.held) {
     await body.stream?.cancel();
     return;
   }
+  const { workspaceId, reservation } = start;
   const { length } = body;
   if (length !== null && length > config.maxUploadBytes) throw new ApiError('too_large', `The file is larger than the limit of ${formatBytes(config.maxUploadBytes)}.`);
-  const reservation = length !== null ? await reserveStorage(space.workspaceId, length) : null;
+  if (start.full) throw storageFull(await storageUsage(workspaceId), length ?? 0);
   try {
     const stored = await blobStore().put(body.stream ?? emptyStream(), {
       sha256,
       maxBytes: length ?? config.maxUploadBytes,
       admit: async (stored) => {
-        if (!reservation) await checkRoom(space.workspaceId, stored.size);
+        if (!reservation) await checkRoom(workspaceId, stored.size);
         await claimBlob(stored);
       },
     });
     if (reservation) await holdBlob(db, reservation, stored);
-    else await db.$transaction(async (tx) => holdBlob(tx, { id: null, workspaceId: space.workspaceId, limit: (await storageUsage(space.workspaceId, tx)).limit }, stored));
+    else await db.$transaction(async (tx) => holdBlob(tx, { id: null, workspaceId, limit: (await storageUsage(workspaceId, tx)).limit }, stored));
   } catch (error) {
     await releaseReservation(reservation);
     throw error;
   }
 }
+
+const PUSH_ROLES: string[] = rolesWith('push');
 
 const noChange = (diff: Diff) => !diff.added.length && !diff.changed.length && !diff.removed.length;
 

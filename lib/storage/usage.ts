@@ -12,13 +12,13 @@
 // explain them, so a crashed upload's room comes back when its row expires.
 import { randomUUID } from 'node:crypto';
 import { limitsOf, planName, upgradeHint } from '../billing/plans.ts';
-import { db, type PrismaClient } from '../db/client.ts';
+import { db, query, type PrismaClient } from '../db/client.ts';
 import type { Plan } from '../db/generated/client.ts';
 import { formatBytes } from '../format.ts';
 import { ApiError } from '../http/errors.ts';
 import type { StoredBlob } from './index.ts';
 
-type Sql = Pick<PrismaClient, '$queryRaw' | '$executeRaw'>;
+type Sql = Pick<PrismaClient, '$queryRaw' | '$executeRaw' | '$executeRawUnsafe'>;
 
 /** A reservation outlives its upload only after a crash; it then stops counting after this long. */
 export const RESERVATION_TTL_MS = 6 * 60 * 60 * 1000;
@@ -105,9 +105,12 @@ export async function expireReservations(): Promise<number> {
  * grace period, and waits for this statement if it is deleting the same one.
  */
 export async function claimBlob(stored: StoredBlob): Promise<void> {
-  await db.$executeRaw`
-    INSERT INTO "Blob" ("sha256", "size") VALUES (${stored.sha256}, ${BigInt(stored.size)})
-    ON CONFLICT ("sha256") DO UPDATE SET "lastUsedAt" = now()`;
+  // Plain SQL: once per uploaded blob, a hot path.
+  await query(
+    `INSERT INTO "Blob" ("sha256", "size") VALUES ($1, $2)
+     ON CONFLICT ("sha256") DO UPDATE SET "lastUsedAt" = now()`,
+    [stored.sha256, stored.size],
+  );
 }
 
 /**
@@ -126,18 +129,93 @@ export async function holdBlob(sql: Sql, reservation: Reservation, stored: Store
     if (!have.n && !fits(usage, stored.size)) throw storageFull(usage, stored.size);
   }
   // A reservation that expired while its upload ran was already given back; its bytes then count without one.
-  await sql.$executeRaw`
-    WITH reserved AS (
-      DELETE FROM "StorageReservation" WHERE "id" = ${reservation.id ?? ''} RETURNING "bytes"
-    ), held AS (
-      INSERT INTO "WorkspaceBlob" ("workspaceId", "sha256") VALUES (${workspaceId}, ${stored.sha256})
-      ON CONFLICT ("workspaceId", "sha256") DO UPDATE SET "lastUsedAt" = now()
-      RETURNING (xmax = 0) AS "inserted"
-    )
-    UPDATE "Workspace" SET
-      "storageBytes" = "storageBytes" + CASE WHEN (SELECT "inserted" FROM held) THEN ${BigInt(stored.size)} ELSE 0 END,
-      "storageReserved" = "storageReserved" - COALESCE((SELECT "bytes" FROM reserved), 0)
-    WHERE "id" = ${workspaceId}`;
+  const values = [reservation.id ?? '', workspaceId, stored.sha256, stored.size];
+  // Outside a transaction (`db`), plain SQL on the shared pool: once per uploaded blob, a hot path.
+  if (sql === db) await query(HOLD_BLOB, values);
+  else await sql.$executeRawUnsafe(HOLD_BLOB, ...values);
+}
+
+const HOLD_BLOB = `
+  WITH reserved AS (
+    DELETE FROM "StorageReservation" WHERE "id" = $1 RETURNING "bytes"
+  ), held AS (
+    INSERT INTO "WorkspaceBlob" ("workspaceId", "sha256") VALUES ($2, $3)
+    ON CONFLICT ("workspaceId", "sha256") DO UPDATE SET "lastUsedAt" = now()
+    RETURNING (xmax = 0) AS "inserted"
+  )
+  UPDATE "Workspace" SET
+    "storageBytes" = "storageBytes" + CASE WHEN (SELECT "inserted" FROM held) THEN $4::bigint ELSE 0 END,
+    "storageReserved" = "storageReserved" - COALESCE((SELECT "bytes" FROM reserved), 0)
+  WHERE "id" = $2`;
+
+export type BlobPutStart =
+  /** No such space. */
+  | { found: false }
+  /** The space exists but the caller is not a member who may push: let the general check say why. */
+  | { found: true; pusher: false }
+  /** The workspace already holds the blob (now refreshed): nothing to read. */
+  | { found: true; pusher: true; held: true; workspaceId: string }
+  /**
+   * The blob is to be read: `reservation` holds `length` bytes of room (id
+   * null when the plan has no limit); null when no length was given or it was
+   * over `maxBytes`. `full` when the workspace has no room for it.
+   */
+  | { found: true; pusher: true; held: false; workspaceId: string; reservation: Reservation | null; full: boolean };
+
+/**
+ * The start of a blob PUT in one statement: the space and the caller's
+ * membership, refreshing the blob when the workspace holds it, else reserving
+ * `length` bytes of room (see reserveStorage; the limit is checked on the
+ * workspace row under its lock). `pushRoles` are the roles that may push.
+ */
+export async function startBlobPut(input: {
+  spaceId: string;
+  userId: string;
+  sha256: string;
+  length: number | null;
+  maxBytes: number;
+  pushRoles: string[];
+}): Promise<BlobPutStart> {
+  const limits = Object.fromEntries((['free', 'pro', 'team', 'enterprise'] as const satisfies readonly Plan[]).map((plan) => [plan, limitsOf({ plan }).storageBytes]));
+  const reservationId = randomUUID();
+  const length = input.length !== null && input.length <= input.maxBytes ? input.length : null;
+  const [row] = await query<{ workspaceId: string; role: string | null; plan: Plan; touched: number; reserved: number }>(
+    `WITH s AS (
+       SELECT s."id", s."workspaceId", m."role", w."plan"
+       FROM "Space" s JOIN "Workspace" w ON w."id" = s."workspaceId"
+       LEFT JOIN "Membership" m ON m."workspaceId" = s."workspaceId" AND m."userId" = $2 AND m."status" = 'accepted'
+       WHERE s."id" = $1
+     ), pusher AS (
+       SELECT * FROM s WHERE s."role"::text = ANY($4::text[])
+     ), touched AS (
+       UPDATE "WorkspaceBlob" wb SET "lastUsedAt" = now() FROM pusher
+       WHERE wb."workspaceId" = pusher."workspaceId" AND wb."sha256" = $3
+       RETURNING 1
+     ), reserved AS (
+       UPDATE "Workspace" w SET "storageReserved" = w."storageReserved" + $5::bigint FROM pusher
+       WHERE w."id" = pusher."workspaceId" AND $5::bigint IS NOT NULL AND NOT EXISTS (SELECT 1 FROM touched)
+         AND ($6::jsonb ->> pusher."plan"::text) IS NOT NULL
+         AND w."storageBytes" + w."storageReserved" + $5::bigint <= ($6::jsonb ->> pusher."plan"::text)::bigint
+       RETURNING w."id"
+     ), booked AS (
+       INSERT INTO "StorageReservation" ("id", "workspaceId", "bytes", "expiresAt")
+       SELECT $7, "id", $5::bigint, now() + make_interval(secs => $8) FROM reserved
+       RETURNING 1
+     )
+     SELECT s."workspaceId", s."role", s."plan",
+       (SELECT count(*) FROM touched)::int AS "touched", (SELECT count(*) FROM booked)::int AS "reserved"
+     FROM s`,
+    [input.spaceId, input.userId, input.sha256, input.pushRoles, length, JSON.stringify(limits), reservationId, RESERVATION_TTL_MS / 1000],
+  );
+  if (!row) return { found: false };
+  if (row.role === null || !input.pushRoles.includes(row.role)) return { found: true, pusher: false };
+  const { workspaceId } = row;
+  if (row.touched) return { found: true, pusher: true, held: true, workspaceId };
+  if (length === null) return { found: true, pusher: true, held: false, workspaceId, reservation: null, full: false };
+  const limit = limitsOf({ plan: row.plan }).storageBytes;
+  if (limit === null) return { found: true, pusher: true, held: false, workspaceId, reservation: { id: null, workspaceId, limit: null }, full: false };
+  if (row.reserved) return { found: true, pusher: true, held: false, workspaceId, reservation: { id: reservationId, workspaceId, limit }, full: false };
+  return { found: true, pusher: true, held: false, workspaceId, reservation: null, full: true };
 }
 
 /**
