@@ -16,14 +16,12 @@ import { db, type Prisma } from '../db/client.ts';
 import type { Plan } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 import type { BillingState } from '../schemas/billing.ts';
-import { limitsOf, planName, planRank } from './plans.ts';
+import { billingPageUrl, limitsOf, planName, planRank } from './plans.ts';
 import { billingConfigured, planOfPrice, priceOf, stripe } from './stripe.ts';
 
 type Workspace = { id: string; slug: string; name: string; plan: Plan };
 type Actor = { id: string; handle: string } | null;
 
-/** The web page where a workspace's billing is managed; Stripe sends people back there. */
-export const billingPageUrl = (slug: string) => `${config.publicUrl}/w/${encodeURIComponent(slug)}/billing`;
 
 /** Subscriptions that no longer bill: the workspace is back on free. */
 const ENDED = new Set(['canceled', 'incomplete_expired']);

@@ -94,16 +94,20 @@ export function describeLimit(key: LimitKey, limit: number | null): string {
 }
 
 /** " Upgrade to Pro for 50 rooms." or "" when no plan lifts the limit. */
-export function upgradeHint(plan: Plan, key: LimitKey): string {
-  const lift = planLifting(plan, key);
-  return lift ? ` Upgrade to ${planName(lift)} for ${describeLimit(key, planLimits(lift)[key])}.` : '';
+/** The web page where a workspace's plan, usage and limits are shown and changed. */
+export const billingPageUrl = (slug: string) => `${config.publicUrl}/w/${encodeURIComponent(slug)}/billing`;
+
+/** " Upgrade to Pro for 50 rooms: <billing page>." when a higher plan lifts the limit. */
+export function upgradeHint(workspace: { slug: string; plan: Plan }, key: LimitKey): string {
+  const lift = planLifting(workspace.plan, key);
+  return lift ? ` Upgrade to ${planName(lift)} for ${describeLimit(key, planLimits(lift)[key])}: ${billingPageUrl(workspace.slug)}` : '';
 }
 
 /** The 403 of a count limit reached: names the limit, the current plan and the plan that lifts it. */
 export function limitReached(workspace: { slug: string; plan: Plan }, key: Exclude<LimitKey, 'storageBytes'>, limit: number): ApiError {
   return new ApiError(
     'forbidden',
-    `"${workspace.slug}" has ${key === 'seats' ? 'no free seat: it has ' : ''}reached the ${planName(workspace.plan)} plan's limit of ${describeLimit(key, limit)}.${upgradeHint(workspace.plan, key)}`,
+    `"${workspace.slug}" has ${key === 'seats' ? 'no free seat: it has ' : ''}reached the ${planName(workspace.plan)} plan's limit of ${describeLimit(key, limit)}.${upgradeHint(workspace, key)}`,
   );
 }
 

@@ -23,19 +23,19 @@ type Sql = Pick<PrismaClient, '$queryRaw' | '$executeRaw' | '$executeRawUnsafe'>
 /** A reservation outlives its upload only after a crash; it then stops counting after this long. */
 export const RESERVATION_TTL_MS = 6 * 60 * 60 * 1000;
 
-export type StorageUsage = { plan: Plan; used: number; reserved: number; limit: number | null };
+export type StorageUsage = { slug: string; plan: Plan; used: number; reserved: number; limit: number | null };
 
 /** What the workspace holds, what uploads in flight have reserved, and its limit: one primary-key read. */
 export async function storageUsage(workspaceId: string, sql: Sql = db): Promise<StorageUsage> {
-  const [row] = await sql.$queryRaw<{ plan: Plan; storageBytes: bigint; storageReserved: bigint }[]>`
-    SELECT "plan", "storageBytes", "storageReserved" FROM "Workspace" WHERE "id" = ${workspaceId}`;
+  const [row] = await sql.$queryRaw<{ slug: string; plan: Plan; storageBytes: bigint; storageReserved: bigint }[]>`
+    SELECT "slug", "plan", "storageBytes", "storageReserved" FROM "Workspace" WHERE "id" = ${workspaceId}`;
   if (!row) throw new ApiError('not_found', 'This workspace no longer exists.');
-  return { plan: row.plan, used: Number(row.storageBytes), reserved: Number(row.storageReserved), limit: limitsOf(row).storageBytes };
+  return { slug: row.slug, plan: row.plan, used: Number(row.storageBytes), reserved: Number(row.storageReserved), limit: limitsOf(row).storageBytes };
 }
 
 /** The 403 of a file that does not fit: names the limit, the plan, and the plan that lifts it. */
 export function storageFull(usage: StorageUsage, adding: number): ApiError {
-  const upgrade = upgradeHint(usage.plan, 'storageBytes');
+  const upgrade = upgradeHint(usage, 'storageBytes');
   const inFlight = usage.reserved ? ` (and ${formatBytes(usage.reserved)} being uploaded)` : '';
   return new ApiError(
     'forbidden',

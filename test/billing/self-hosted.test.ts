@@ -99,7 +99,7 @@ describe('limits set by the operator (BILLING_PLANS) without a provider', () => 
     const [owner, a, b] = await Promise.all(['op-o', 'op-a', 'op-b'].map((h) => signIn(h)));
     await team('op-team', owner, [[a, 'member']], 'free');
     const refused = team('op-team2', owner, [[a, 'member'], [b, 'member']], 'free');
-    await expect(refused).rejects.toThrow(`has no free seat: it has reached the Free plan's limit of 2 seats. Upgrade to Pro for 20 seats.`);
+    await expect(refused).rejects.toThrow(`has no free seat: it has reached the Free plan's limit of 2 seats. Upgrade to Pro for 20 seats: http://localhost:3000/w/op-team2/billing`);
     const { json } = await state(owner.token, 'op-team');
     expect(json).toMatchObject({ provider: 'none', billingConfigured: false, limits: { seats: 2, rooms: 3, storageBytes: PLAN_LIMITS.free.storageBytes } });
   });
@@ -120,11 +120,11 @@ describe('requireUnderLimit (rooms, live spaces, live apps)', () => {
 
   it('refuses the creation past each limit with 403 naming the limit, the plan and the plan that lifts it', () => {
     enforcePlanLimits();
-    expect(refusal(() => requireUnderLimit(ws, 'rooms', 3))).toBe(`"acme" has reached the Free plan's limit of 3 rooms. Upgrade to Pro for 50 rooms.`);
-    expect(refusal(() => requireUnderLimit(ws, 'liveSpaces', 3))).toBe(`"acme" has reached the Free plan's limit of 3 live spaces. Upgrade to Pro for 50 live spaces.`);
-    expect(refusal(() => requireUnderLimit(ws, 'liveApps', 1))).toBe(`"acme" has reached the Free plan's limit of 1 live app. Upgrade to Pro for 10 live apps.`);
+    expect(refusal(() => requireUnderLimit(ws, 'rooms', 3))).toBe(`"acme" has reached the Free plan's limit of 3 rooms. Upgrade to Pro for 50 rooms: http://localhost:3000/w/acme/billing`);
+    expect(refusal(() => requireUnderLimit(ws, 'liveSpaces', 3))).toBe(`"acme" has reached the Free plan's limit of 3 live spaces. Upgrade to Pro for 50 live spaces: http://localhost:3000/w/acme/billing`);
+    expect(refusal(() => requireUnderLimit(ws, 'liveApps', 1))).toBe(`"acme" has reached the Free plan's limit of 1 live app. Upgrade to Pro for 10 live apps: http://localhost:3000/w/acme/billing`);
     expect(refusal(() => requireUnderLimit({ slug: 'big', plan: 'team' }, 'liveApps', 100))).toBe(
-      `"big" has reached the Team plan's limit of 100 live apps. Upgrade to Enterprise for unlimited live apps.`,
+      `"big" has reached the Team plan's limit of 100 live apps. Upgrade to Enterprise for unlimited live apps: http://localhost:3000/w/big/billing`,
     );
     // Above the limit (after a downgrade) is refused the same way; under it passes.
     expect(refusal(() => requireUnderLimit(ws, 'rooms', 7))).toContain('limit of 3 rooms');

@@ -66,7 +66,7 @@ describe('billing state with Stripe', () => {
     const people = await Promise.all(['st-s1', 'st-s2', 'st-s3', 'st-s4'].map((h) => signIn(h)));
     const [owner, ...rest] = people;
     await expect(team('st-seats', owner, rest.map((p) => [p, 'member'] as const), 'free')).rejects.toThrow(
-      `has no free seat: it has reached the Free plan's limit of 3 seats. Upgrade to Pro for 10 seats.`,
+      `has no free seat: it has reached the Free plan's limit of 3 seats. Upgrade to Pro for 10 seats: http://localhost:3000/w/st-seats/billing`,
     );
   });
 });
@@ -246,6 +246,6 @@ describe('a downgrade below usage', () => {
     expect((await call(inviteRoute, 'POST', '/v1/workspaces/bl-team/members', { token: owner.token, params: p, body: { handle: late.user.handle, role: 'member' } })).status).toBe(204);
     const refused = await call(acceptRoute, 'POST', '/v1/workspaces/bl-team/accept', { token: late.token, params: p });
     expect(refused.status).toBe(403);
-    expect(refused.json.error.message).toContain("the Free plan's limit of 3 seats. Upgrade to Pro for 10 seats.");
+    expect(refused.json.error.message).toContain("the Free plan's limit of 3 seats. Upgrade to Pro for 10 seats: http://localhost:3000/w/bl-team/billing");
   });
 });

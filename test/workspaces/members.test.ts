@@ -115,7 +115,7 @@ describe('invitations by handle', () => {
     await invite(tao, 'tiny', 'wes');
     const full = await accept(wes, 'tiny');
     expect(full.status).toBe(403);
-    expect(full.json.error.message).toBe(`"tiny" has no free seat: it has reached the Free plan's limit of 3 seats. Upgrade to Pro for 10 seats.`);
+    expect(full.json.error.message).toBe(`"tiny" has no free seat: it has reached the Free plan's limit of 3 seats. Upgrade to Pro for 10 seats: http://localhost:3000/w/tiny/billing`);
     expect((await roles('tiny')).wes).toBe('member (pending)');
 
     await db.workspace.update({ where: { slug: 'tiny' }, data: { plan: 'pro' } });
