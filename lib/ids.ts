@@ -23,6 +23,8 @@ export const ID_PREFIX = {
   roomReport: 'rpt',
   roomSource: 'src',
   roomImage: 'img',
+  app: 'app',
+  appEndUser: 'aeu',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

@@ -28,7 +28,14 @@ export type AuditAction =
   | 'billing.change_scheduled'
   | 'billing.change_cancelled'
   | 'billing.payment_failed'
-  | 'billing.plan_set';
+  | 'billing.plan_set'
+  | 'app.went_live'
+  | 'app.promoted'
+  | 'app.rolled_back'
+  | 'app.access_changed'
+  | 'app.paused'
+  | 'app.resumed'
+  | 'app.deleted';
 
 export type AuditEntry = {
   workspaceId: string;
