@@ -131,8 +131,8 @@ export function outlineSpec(markdown: string, fallbackName: string): AppSpec {
       continue;
     }
     if (text === '') {
-      // Blank lines end paragraphs and lists; rows of one table may be apart.
-      if (paragraph.length || list) flush();
+      // Blank lines end paragraphs; the editor writes list items and table rows apart.
+      if (paragraph.length) flush();
       continue;
     }
     if (table) flush();
