@@ -39,6 +39,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Rooms:
     'Rooms: a shared document of ordered pages with chat and presence over a WebSocket (ticket, then GET /v1/rooms/{id}/ws; see docs/realtime.md), people and invites, sources, and a Markdown export.',
   'Live spaces': 'Live spaces: rooms under their own prefix and plan limit, with image blocks and no AI suggestions.',
+  Apps: 'Apps: small web apps built from a room page (POST /v1/rooms/{id}/build), with a preview, going live at /a/<slug>/ with public, join-code or private access, promotion, rollback, end users, owner links and a zip export that runs on its own.',
 };
 
 // The routes whose body is raw bytes rather than JSON.
