@@ -1,6 +1,7 @@
 // The command tree of the atrium CLI, apart from running it, so that the
 // manual (docs/cli.md) can be generated from the same definitions.
 import { Command } from 'commander';
+import * as apps from './commands/apps.ts';
 import * as auth from './commands/auth.ts';
 import * as comments from './commands/comments.ts';
 import * as completion from './commands/completion.ts';
@@ -11,7 +12,7 @@ import * as workspaces from './commands/workspaces.ts';
 import * as billing from './commands/billing.ts';
 import { VERSION } from './version.ts';
 
-const groups = [auth, workspaces, spaces, push, uploads, comments, billing, completion];
+const groups = [auth, workspaces, spaces, push, uploads, comments, billing, apps, completion];
 
 const ENVIRONMENT = `
 Environment:

@@ -40,7 +40,7 @@ function unpack(zip: Buffer): string {
 
 async function start(folder: string): Promise<string> {
   // Nothing but Node on the PATH's npm: no network, no install.
-  const child = spawn('npm', ['start', '--silent'], { cwd: folder, env: { PATH: process.env.PATH, HOME: folder, PORT: '0', npm_config_offline: 'true' } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['start', '--silent'], { cwd: folder, env: { PATH: process.env.PATH, HOME: folder, PORT: '0', npm_config_offline: 'true' } as unknown as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c));
