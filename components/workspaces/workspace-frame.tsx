@@ -5,7 +5,7 @@ import type { Actor } from '@/lib/auth/tokens.ts';
 import type { WorkspaceDetail, WorkspaceSummary } from '@/lib/schemas/workspaces.ts';
 import { WorkspaceSwitcher } from './workspace-switcher.tsx';
 
-type Tab = 'members' | 'spaces' | 'invites' | 'audit' | 'billing';
+type Tab = 'members' | 'spaces' | 'apps' | 'invites' | 'audit' | 'billing';
 
 /** The frame of every workspace page: its name, the switcher and the tabs the person's role opens. */
 export function WorkspaceFrame({
@@ -25,6 +25,7 @@ export function WorkspaceFrame({
   const tabs: [Tab, string, string][] = [
     ['members', 'Members', `/w/${workspace.slug}`],
     ['spaces', 'Spaces', `/w/${workspace.slug}/spaces`],
+    ['apps', 'Apps', `/w/${workspace.slug}/apps`],
     ['billing', 'Billing', `/w/${workspace.slug}/billing`],
     ...(admin
       ? ([
