@@ -52,7 +52,7 @@ function pageHtml(spec: AppSpec, index: number, tables: Map<string, TableSpec>):
 <title>${escapeHtml(page.slug ? `${page.title} · ${spec.name}` : spec.name)}</title>
 <link rel="stylesheet" href="${root}assets/app.css"><script src="${root}assets/app.js" defer></script></head>
 <body data-root="${root}"><header><strong class="name">${escapeHtml(spec.name)}</strong><nav>${nav}</nav><span class="who" hidden></span></header>
-<main><h1>${escapeHtml(page.title === 'Home' ? spec.name : page.title)}</h1>
+<main><h1>${escapeHtml(page.slug === '' ? spec.name : page.title)}</h1>
 ${body}
 </main></body></html>
 `;

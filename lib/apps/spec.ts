@@ -147,6 +147,8 @@ export function outlineSpec(markdown: string, fallbackName: string): AppSpec {
       else page().blocks.push({ type: 'heading', level, text: value.replace(FORM_MARK, '') });
       continue;
     }
+    // An empty list item (a template's placeholder) adds nothing.
+    if (/^(?:[-*+]|\d+[.)])$/.test(text)) continue;
     const item = /^(?:([-*+])|(\d+)[.)])\s+(.*)$/.exec(text);
     if (item) {
       if (paragraph.length) flush();

@@ -46,3 +46,16 @@ describe('outline builder', () => {
     expect(books).toContain('href="../sign-up/"');
   });
 });
+
+describe('outline builder on a template', () => {
+  it('skips empty placeholders and, with an empty home, makes the first section the home page under the app name', () => {
+    const spec = outlineSpec('# App idea\n\n## Who it is for\n\n## What it does\n\n* \n\n## Screens\n\n*\n', 'Idea');
+    expect(spec.pages.map((p) => [p.slug, p.title, p.blocks.length])).toEqual([
+      ['', 'Who it is for', 0],
+      ['what-it-does', 'What it does', 0],
+      ['screens', 'Screens', 0],
+    ]);
+    const home = renderApp(spec).find((f) => f.path === 'index.html')!.content.toString();
+    expect(home).toContain('<h1>App idea</h1>');
+  });
+});
