@@ -1,6 +1,7 @@
 // The command tree of the atrium CLI, apart from running it, so that the
 // manual (docs/cli.md) can be generated from the same definitions.
 import { Command } from 'commander';
+import * as apps from './commands/apps.ts';
 import * as auth from './commands/auth.ts';
 import * as comments from './commands/comments.ts';
 import * as completion from './commands/completion.ts';
@@ -13,7 +14,7 @@ import * as billing from './commands/billing.ts';
 import * as rooms from './commands/rooms.ts';
 import { VERSION } from './version.ts';
 
-const groups = [auth, workspaces, spaces, push, uploads, comments, db, rooms, billing, completion];
+const groups = [auth, workspaces, spaces, push, uploads, comments, db, rooms, apps, billing, completion];
 
 const ENVIRONMENT = `
 Environment:

@@ -24,6 +24,8 @@ export const ID_PREFIX = {
   roomSource: 'src',
   roomImage: 'img',
   spaceDbWrite: 'dbw',
+  app: 'app',
+  appEndUser: 'aeu',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

@@ -12,6 +12,7 @@ import { requestContext, type RequestContext } from '../lib/http/request-context
 import { log } from '../lib/log.ts';
 import { answerApi } from './api.ts';
 import { sendWebResponse } from './http.ts';
+import { answerApp } from './apps.ts';
 import { answerDownload, answerSite } from './sites.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -36,6 +37,7 @@ function answererOf(rawPath: string): Answer | null {
   if (under(rawPath, '/v1')) return answerApi;
   if (under(rawPath, '/dl')) return answerDownload;
   if (rawPath.startsWith('/s/')) return answerSite;
+  if (rawPath.startsWith('/a/')) return answerApp;
   return null;
 }
 

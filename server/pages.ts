@@ -47,3 +47,21 @@ export function passwordPage(status: number, error: string | null, appUrl: strin
     appUrl,
   );
 }
+
+// --- live apps (server/apps.ts) ---
+
+export function joinCodePage(status: number, name: string, error: string | null, appUrl: string): Response {
+  const note = error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : '';
+  return page(
+    status,
+    name,
+    `<p>This app is opened with a join code. Ask the person who shared it.</p>${note}<form method="post"><label for="code">Join code</label><input id="code" name="code" autocomplete="off" autocapitalize="characters" spellcheck="false" autofocus required maxlength="20"><button>Open</button></form>`,
+    appUrl,
+  );
+}
+
+export function pausedPage(name: string, appUrl: string): Response {
+  const response = page(503, name, '<p>This app is paused by its owners for now. Try again later.</p>', appUrl);
+  response.headers.set('retry-after', '3600');
+  return response;
+}

@@ -8,6 +8,7 @@ export type WorkspaceTab = { segment: string; label: string; need?: Capability }
 export const workspaceTabs: WorkspaceTab[] = [
   { segment: '', label: 'Members' },
   { segment: 'spaces', label: 'Spaces' },
+  { segment: 'apps', label: 'Apps' },
   { segment: 'billing', label: 'Billing' },
   { segment: 'invites', label: 'Invite links', need: 'admin' },
   { segment: 'audit', label: 'Audit log', need: 'admin' },

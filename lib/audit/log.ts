@@ -29,7 +29,14 @@ export type AuditAction =
   | 'billing.change_cancelled'
   | 'billing.payment_failed'
   | 'billing.plan_set'
-  | 'space.deleted';
+  | 'space.deleted'
+  | 'app.went_live'
+  | 'app.promoted'
+  | 'app.rolled_back'
+  | 'app.access_changed'
+  | 'app.paused'
+  | 'app.resumed'
+  | 'app.deleted';
 
 export type AuditEntry = {
   workspaceId: string;

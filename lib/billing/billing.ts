@@ -28,11 +28,13 @@ const ENDED = new Set(['canceled', 'incomplete_expired']);
 
 export async function billingState({ actor }: SignedInCaller, slug: string): Promise<BillingState> {
   const { workspace, role } = await workspaceAccess(actor.user.id, slug, 'view');
-  const [account, seats, storage, rooms] = await Promise.all([
+  const [account, seats, storage, rooms, liveApps] = await Promise.all([
     db.billingAccount.findUnique({ where: { workspaceId: workspace.id } }),
     db.membership.count({ where: { workspaceId: workspace.id, status: 'accepted' } }),
     db.workspace.findUniqueOrThrow({ where: { id: workspace.id }, select: { storageBytes: true } }),
     db.room.groupBy({ by: ['kind'], where: { workspaceId: workspace.id }, _count: true }),
+    // Paused apps keep their place: they count as live, as going live does (lib/apps).
+    db.app.count({ where: { status: { in: ['live', 'paused'] }, room: { workspaceId: workspace.id } } }),
   ]);
   const roomsOf = (kind: 'room' | 'live') => rooms.find((r) => r.kind === kind)?._count ?? 0;
   const configured = billingConfigured();
@@ -40,8 +42,7 @@ export async function billingState({ actor }: SignedInCaller, slug: string): Pro
     plan: workspace.plan,
     status: account?.status ?? 'active',
     renewsAt: account?.subscriptionId ? (account.renewsAt?.getTime() ?? null) : null,
-    // Live apps count here once apps exist.
-    usage: { seats, rooms: roomsOf('room'), liveSpaces: roomsOf('live'), liveApps: 0, storageBytes: Number(storage.storageBytes) },
+    usage: { seats, rooms: roomsOf('room'), liveSpaces: roomsOf('live'), liveApps, storageBytes: Number(storage.storageBytes) },
     limits: limitsOf(workspace),
     provider: configured ? 'stripe' : 'none',
     billingConfigured: configured,

@@ -13,6 +13,7 @@ import type { RoomKind, RoomLinkAccess, RoomRole } from '../db/generated/client.
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { TICKET_SECONDS, type LiveSpace, type Room } from '../schemas/rooms.ts';
+import { buildApp } from '../apps/apps.ts';
 import { publishRoomEvent } from './bus.ts';
 import { documentMarkdown, initialDocument, TEMPLATES } from './document.ts';
 import { addPeople } from './people.ts';
@@ -33,6 +34,7 @@ const recordSelect = (userId: string) =>
     lastActivity: true,
     lastActivityAt: true,
     createdAt: true,
+    _count: { select: { apps: true } },
     members: { where: { userId }, select: { role: true } },
     workspace: { select: { id: true, slug: true, name: true, memberships: { where: { userId, status: 'accepted' }, select: { role: true } } } },
   }) as const;
@@ -50,6 +52,7 @@ type RecordRow = {
   lastActivity: string | null;
   lastActivityAt: Date | null;
   createdAt: Date;
+  _count: { apps: number };
   members: { role: RoomRole }[];
   workspace: { id: string; slug: string; name: string; memberships: { role: import('../db/generated/client.ts').WorkspaceRole }[] };
 };
@@ -74,8 +77,7 @@ function toRecord(row: RecordRow): Room | LiveSpace {
     latestVersion: row.latestVersion,
     lastActivity: row.lastActivity,
     lastActivityAt: row.lastActivityAt?.getTime() ?? null,
-    // Apps are built from rooms by the apps area; none exist until it lands.
-    appCount: 0,
+    appCount: row._count.apps,
     path,
     url: `${config.publicUrl}${path}`,
     createdAt: row.createdAt.getTime(),
@@ -123,7 +125,6 @@ export async function createRoom(caller: SignedInCaller, kind: RoomKind, input: 
   if (input.template !== undefined && !TEMPLATES[input.template]) {
     throw new ApiError('bad_request', `body.template: must be one of ${Object.keys(TEMPLATES).join(', ')}.`);
   }
-  if (input.build) throw new ApiError('bad_request', 'body.build: building apps from rooms is not available on this server yet.');
   const { state, title } = initialDocument(input.template ?? null, input.prompt ?? null);
   const name = input.name ?? (input.prompt ? input.prompt.split('\n')[0].slice(0, 100).trim() || title : title);
   // The count and the insert run under the workspace row's lock, so two
@@ -152,6 +153,8 @@ export async function createRoom(caller: SignedInCaller, kind: RoomKind, input: 
     return room.id;
   });
   for (const invite of input.invites) await addPeople(caller, kind, id, invite);
+  // build: the first page becomes an app's preview (its build's outcome is on the app).
+  if (input.build) await buildApp(caller, kind, id, {});
   return recordOf(actor.user.id, id);
 }
 

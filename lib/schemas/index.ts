@@ -1,5 +1,6 @@
 // The route table: every endpoint of the API, in the order of the document.
 import { accountsApi } from './accounts.ts';
+import { appsApi } from './apps.ts';
 import { authApi } from './auth.ts';
 import { billingApi } from './billing.ts';
 import { commentsApi } from './comments.ts';
@@ -19,4 +20,5 @@ export const endpoints: Endpoint[] = [
   ...Object.values(roomsApi),
   ...Object.values(liveSpacesApi),
   ...Object.values(spacedbApi),
+  ...Object.values(appsApi),
 ];

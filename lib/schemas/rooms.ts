@@ -3,6 +3,7 @@
 // without AI suggestions, with images and its own plan limit.
 import { z } from 'zod';
 import { handle, slug, text, timestamp, user } from './common.ts';
+import { app, buildBody } from './apps.ts';
 import { endpoint } from './endpoint.ts';
 
 export const roomRole = z.enum(['owner', 'editor', 'commenter', 'viewer']);
@@ -284,6 +285,17 @@ function roomEndpoints(prefix: '/v1/rooms' | '/v1/live-spaces', acceptPath: stri
       body: z.object({ hiddenFromAi: z.boolean() }),
       response: source,
       errors: [403, 404],
+    }),
+    build: endpoint({
+      method: 'POST',
+      path: `${prefix}/{id}/build`,
+      summary: 'Build an app from a page, or rebuild the preview of the app named by appId',
+      tag,
+      auth: 'user',
+      params: z.object(p),
+      body: buildBody,
+      response: z.object({ app }),
+      errors: [403, 404, 409],
     }),
     deleteSource: endpoint({
       method: 'DELETE',

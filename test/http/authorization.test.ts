@@ -163,6 +163,18 @@ const rules: Record<string, Rule> = {
   'spacedbApi.export': push,
   'spacedbApi.reset': admin,
   'spacedbApi.restore': admin,
+  // Apps take their room's roles (the fixture app is in the workspace's room).
+  'appsApi.list': SELF,
+  'appsApi.get': ROOM_VIEW,
+  'appsApi.patch': ROOM_MANAGE,
+  'appsApi.delete': ROOM_MANAGE,
+  'appsApi.live': ROOM_MANAGE,
+  'appsApi.promote': ROOM_MANAGE,
+  'appsApi.rollback': ROOM_MANAGE,
+  'appsApi.deploys': ROOM_VIEW,
+  'appsApi.users': ROOM_MANAGE,
+  'appsApi.ownerLink': ROOM_EDIT,
+  'appsApi.export': ROOM_MANAGE,
 };
 
 // Room routes, on a room of the workspace with no link access: workspace
@@ -194,6 +206,7 @@ function roomRules(api: string): Record<string, Rule> {
     [`${api}.patchSource`]: ROOM_EDIT,
     // The source is the owner's: its uploader, or editors.
     [`${api}.deleteSource`]: ROOM_EDIT,
+    [`${api}.build`]: ROOM_EDIT,
   };
 }
 

@@ -80,6 +80,8 @@ describe('the OpenAPI document', () => {
     expect(rawBodies.sort()).toEqual(['POST /v1/billing/webhook', 'POST /v1/live-spaces/{id}/images', 'POST /v1/spaces/{id}/uploads', 'PUT /v1/spaces/{id}/blobs/{sha256}']);
     // These take no body at all.
     expect(noBody.sort()).toEqual([
+      'POST /v1/apps/{id}/owner-link',
+      'POST /v1/apps/{id}/promote',
       'POST /v1/comments/{id}/resolve',
       'POST /v1/comments/{id}/unresolve',
       'POST /v1/live-spaces/{id}/ticket',

@@ -100,6 +100,8 @@ export class World {
   /** A room and a live space of the workspace, made by its owner, with a source each. */
   rooms = {} as Record<RoomKind, string>;
   sources = {} as Record<RoomKind, string>;
+  /** A live app (join code) built from the room. */
+  app = '';
   private counter = 0;
 
   readonly origin: string;
@@ -227,6 +229,20 @@ export class World {
     return slug;
   }
 
+  /** A new app built from the room by its owner: a preview, live, or live with a newer preview (`rebuilt`). */
+  async newApp(stage: 'preview' | 'live' | 'rebuilt' | 'promoted'): Promise<string> {
+    const owner = this.people.owner;
+    const build = () => this.must(200, 'POST', `/v1/rooms/${this.rooms.room}/build`, { as: owner, body: id ? { appId: id } : {} });
+    let id: string | undefined;
+    id = (await build()).app.id as string;
+    if (stage === 'preview') return id;
+    await this.must(200, 'POST', `/v1/apps/${id}/live`, { as: owner, body: { access: 'code' } });
+    if (stage === 'live') return id;
+    await build();
+    if (stage === 'promoted') await this.must(200, 'POST', `/v1/apps/${id}/promote`, { as: owner });
+    return id;
+  }
+
   async cliStart(): Promise<{ userCode: string; deviceCode: string }> {
     return this.must(200, 'POST', '/v1/auth/cli/start', { body: { label: 'laptop' } });
   }
@@ -266,6 +282,7 @@ export class World {
       this.rooms[kind] = room.id;
       this.sources[kind] = await this.roomSource(kind);
     }
+    this.app = await this.newApp('live');
     return this;
   }
 }
@@ -402,6 +419,18 @@ export const examples: Record<string, ExampleEntry> = {
   'spacedbApi.export': inSpace(),
   'spacedbApi.reset': inSpace(),
   'spacedbApi.restore': inSpace(() => ({ body: { at: Date.now() } })),
+  // apps (a live app of the room; lifecycle steps on a fresh app each)
+  'appsApi.list': me((w) => ({ query: { workspace: w.slug } })),
+  'appsApi.get': me((w) => ({ params: { id: w.app } })),
+  'appsApi.patch': me((w) => ({ params: { id: w.app }, body: { name: 'Club app' } })),
+  'appsApi.delete': { fresh: true, build: async (w) => ({ params: { id: await w.newApp('preview') } }) },
+  'appsApi.live': { fresh: true, build: async (w) => ({ params: { id: await w.newApp('preview') }, body: { access: 'public', copyData: true } }) },
+  'appsApi.promote': { fresh: true, build: async (w) => ({ params: { id: await w.newApp('rebuilt') } }) },
+  'appsApi.rollback': { fresh: true, build: async (w) => ({ params: { id: await w.newApp('promoted') }, body: { deploy: 1 } }) },
+  'appsApi.deploys': me((w) => ({ params: { id: w.app } })),
+  'appsApi.users': me((w) => ({ params: { id: w.app } })),
+  'appsApi.ownerLink': me((w) => ({ params: { id: w.app } })),
+  'appsApi.export': me((w) => ({ params: { id: w.app } })),
 };
 
 /** A 1×1 transparent PNG. */
@@ -439,6 +468,7 @@ function roomExamples(api: string, kind: RoomKind): Record<string, ExampleEntry>
     [`${api}.sourceRaw`]: me(inRoom((w) => ({ params: { sourceId: w.sources[kind] } }))),
     [`${api}.patchSource`]: me(inRoom((w) => ({ params: { sourceId: w.sources[kind] }, body: { hiddenFromAi: false } }))),
     [`${api}.deleteSource`]: fresh(inRoom(async (w) => ({ params: { sourceId: await w.roomSource(kind) } }))),
+    [`${api}.build`]: me(inRoom(() => ({ body: { instructions: 'A small app' } }))),
   };
 }
 

@@ -99,7 +99,7 @@ describe('the plan storage limit', () => {
     expect(refused.status).toBe(403);
     expect(refused.json.error.code).toBe('forbidden');
     expect(refused.json.error.message).toBe(
-      `This workspace has used 1024 MB of its Free plan's 1 GB of storage; this file of 101 bytes does not fit. Delete uploads or spaces to free room. Upgrade to Pro for 50 GB of storage: http://localhost:3000/w/${space.workspace.slug}/billing`,
+      `This workspace has used 1024 MB of its Free plan's 1 GB of storage; this file of 101 bytes does not fit. Delete uploads or spaces to free room. Upgrade to Pro for 50 GB of storage: http://localhost:3000/w/limit-a/billing`,
     );
     expect(await db.upload.count({ where: { spaceId: space.id } })).toBe(0);
     expect(await blobStore().get(sha('x'.repeat(101)))).toBeNull();

@@ -1,0 +1,133 @@
+import type { Metadata } from 'next';
+import { AccessForm, AppActions, DeleteAppButton, GoLiveForm, OwnerLinkButton, RollbackButton } from '@/components/apps/app-controls.tsx';
+import { BuildAppButton } from '@/components/apps/build-app-button.tsx';
+import { Page } from '@/components/page.tsx';
+import { ButtonLink } from '@/components/ui/button.tsx';
+import { Card, EmptyState } from '@/components/ui/card.tsx';
+import { Cell, Table } from '@/components/ui/table.tsx';
+import { getApp, listDeploys, listEndUsers } from '@/lib/apps/apps.ts';
+import { requirePageCaller } from '@/lib/auth/session.ts';
+import { formatTime } from '@/lib/web/format.ts';
+import { orNotFound } from '@/lib/web/page-data.ts';
+
+export const metadata: Metadata = { title: 'App' };
+export const dynamic = 'force-dynamic';
+
+export default async function AppPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const caller = await requirePageCaller(`/apps/${id}`);
+  const app = await orNotFound(getApp(caller, id));
+  const [{ deploys }, users] = await Promise.all([listDeploys(caller, id), app.canManage ? listEndUsers(caller, id).then((r) => r.users) : Promise.resolve(null)]);
+  const live = app.liveVersion !== null;
+  return (
+    <Page actor={caller.actor}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">{app.name}</h1>
+          <p className="text-sm text-slate-500">
+            <span data-testid="app-status">{app.status}</span> · built from{' '}
+            <a className="text-brand" href={`/${app.room.kind === 'room' ? 'rooms' : 'live-spaces'}/${app.room.id}`}>
+              {app.room.name}
+            </a>{' '}
+            · <a className="text-brand" href={`/w/${app.room.workspace.slug}/apps`}>all apps of {app.room.workspace.name}</a>
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-3">
+          <BuildAppButton roomId={app.room.id} kind={app.room.kind} label="Rebuild preview" />
+          {app.canManage ? (
+            <ButtonLink variant="secondary" href={`/v1/apps/${app.id}/export`}>
+              Export zip
+            </ButtonLink>
+          ) : null}
+        </div>
+      </div>
+      <div className="mt-6 space-y-6">
+        <Card title="Live">
+          {live ? (
+            <div className="space-y-3 text-sm">
+              <p>
+                Version {app.liveVersion} at{' '}
+                <a className="text-brand break-all" href={app.liveUrl!} target="_blank" rel="noreferrer" data-testid="live-url">
+                  {app.liveUrl}
+                </a>
+              </p>
+              {app.joinCode ? (
+                <p>
+                  Join code: <code className="rounded bg-slate-100 px-2 py-1 text-base tracking-widest" data-testid="join-code">{app.joinCode}</code>
+                </p>
+              ) : null}
+              {app.canManage ? (
+                <>
+                  <AppActions app={app} />
+                  <AccessForm app={app} />
+                </>
+              ) : null}
+              <OwnerLinkButton appId={app.id} />
+            </div>
+          ) : app.canManage ? (
+            <GoLiveForm app={app} />
+          ) : (
+            <EmptyState>Not live yet.</EmptyState>
+          )}
+        </Card>
+        <Card title={`Preview (version ${app.previewVersion})`}>
+          <p className="mb-2 text-sm text-slate-600">
+            Last build: {app.build.status} {app.build.finishedAt ? formatTime(app.build.finishedAt) : ''}
+            {app.build.error ? ` — ${app.build.error}` : ''}
+          </p>
+          {app.previewVersion ? (
+            <iframe title="Preview" src={app.previewUrl} className="h-[32rem] w-full rounded border border-slate-200" sandbox="allow-scripts allow-forms" />
+          ) : (
+            <EmptyState>No preview yet: the first build failed.</EmptyState>
+          )}
+          {app.build.log?.length ? (
+            <details className="mt-2 text-xs text-slate-600">
+              <summary>Build log</summary>
+              <pre className="whitespace-pre-wrap">{app.build.log.join('\n')}</pre>
+            </details>
+          ) : null}
+        </Card>
+        <Card title="Deploys">
+          {deploys.length ? (
+            <Table headers={['Deploy', 'Kind', 'Version', 'By', 'When', '']} label="Deploys">
+              {deploys.map((d) => (
+                <tr key={d.deploy}>
+                  <Cell>
+                    {d.deploy}
+                    {d.current ? ' (live)' : ''}
+                  </Cell>
+                  <Cell>{d.kind}</Cell>
+                  <Cell>v{d.version}</Cell>
+                  <Cell>{d.actor ? `@${d.actor.handle}` : ''}</Cell>
+                  <Cell>{formatTime(d.createdAt)}</Cell>
+                  <Cell>{app.canManage && d.version !== app.liveVersion ? <RollbackButton appId={app.id} deploy={d.deploy} /> : null}</Cell>
+                </tr>
+              ))}
+            </Table>
+          ) : (
+            <EmptyState>Not live yet.</EmptyState>
+          )}
+        </Card>
+        {users ? (
+          <Card title={`End users (${users.length})`}>
+            {users.length ? (
+              <Table headers={['Who', 'Via', 'First seen', 'Last seen']} label="End users">
+                {users.map((u) => (
+                  <tr key={u.id}>
+                    <Cell>{u.user ? `@${u.user.handle}` : 'someone with the code'}</Cell>
+                    <Cell>{u.via}</Cell>
+                    <Cell>{formatTime(u.firstSeenAt)}</Cell>
+                    <Cell>{formatTime(u.lastSeenAt)}</Cell>
+                  </tr>
+                ))}
+              </Table>
+            ) : (
+              <EmptyState>Nobody has opened the live app yet.</EmptyState>
+            )}
+          </Card>
+        ) : null}
+        {app.canManage ? <DeleteAppButton app={app} /> : null}
+      </div>
+    </Page>
+  );
+}

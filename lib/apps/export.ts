@@ -1,0 +1,79 @@
+// The export: a zip, streamed (yazl), holding a project that runs on its own:
+//   <slug>/public/…      the app's files (the live version, else the preview)
+//   <slug>/data.sql      its data as SQL (SQLite): the live tables' rows, or
+//                        the preview's first rows for an app never put live
+//   <slug>/server.js     a server with no dependencies (node:http, node:sqlite)
+//   <slug>/package.json  `npm start` runs it
+//   <slug>/README.md
+import { Readable } from 'node:stream';
+import yazl from 'yazl';
+import type { SignedInCaller } from '../access/caller.ts';
+import { ApiError } from '../http/errors.ts';
+import { manifestEntries } from '../spaces/manifest.ts';
+import { versionRefs } from '../spaces/publishing.ts';
+import { blobStore } from '../storage/index.ts';
+import { appWith } from './apps.ts';
+import { allRows, specOf, type Row } from './data.ts';
+import { EXPORT_SERVER as SERVER } from './export-server.ts';
+import type { AppSpec } from './spec.ts';
+
+
+const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`;
+const sqlName = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The tables as SQLite statements: one table per app table, an id and a TEXT column per column. */
+export function sqlDump(spec: AppSpec, rows: Map<string, Row[]>): string {
+  const out = ['-- Data of the app, for SQLite (server.js loads it into data.sqlite on its first start).', 'BEGIN;'];
+  for (const table of spec.tables) {
+    out.push(`CREATE TABLE ${sqlName(table.name)} (id INTEGER PRIMARY KEY, ${table.columns.map((c) => `${sqlName(c)} TEXT NOT NULL DEFAULT ''`).join(', ')});`);
+    for (const row of rows.get(table.name) ?? []) {
+      out.push(`INSERT INTO ${sqlName(table.name)} (${table.columns.map(sqlName).join(', ')}) VALUES (${table.columns.map((c) => sqlString(row[c] ?? '')).join(', ')});`);
+    }
+  }
+  out.push('COMMIT;', '');
+  return out.join('\n');
+}
+
+export async function exportApp({ actor }: SignedInCaller, id: string): Promise<Response> {
+  const { row } = await appWith(actor.user.id, id, 'manage');
+  const version = row.liveVersion ?? row.previewVersion;
+  if (!version) throw new ApiError('conflict', 'This app has no build to export yet.');
+  const refs = await versionRefs(row.spaceId, version);
+  const spec = await specOf(row.spaceId, version);
+  if (!refs || !spec) throw new ApiError('conflict', 'This version of the app cannot be exported.');
+  const rows =
+    row.liveVersion !== null
+      ? await allRows(row.id)
+      : new Map(spec.tables.map((t) => [t.name, t.rows.map((r) => Object.fromEntries(t.columns.map((c, i) => [c, r[i] ?? ''])))]));
+  const entries = await manifestEntries(refs);
+  const dir = row.slug;
+  const zip = new yazl.ZipFile();
+  const mtime = new Date();
+  for (const entry of entries) {
+    // Opened one at a time, when the zip reaches the file.
+    zip.addReadStreamLazy(`${dir}/public/${entry.path}`, { mtime, size: entry.size }, (done) => {
+      blobStore()
+        .get(entry.sha256)
+        .then((stream) => (stream ? done(null, Readable.fromWeb(stream as import('node:stream/web').ReadableStream)) : done(new Error(`The stored bytes of ${entry.path} are missing.`), null as never)))
+        .catch((error: Error) => done(error, null as never));
+    });
+  }
+  zip.addBuffer(Buffer.from(sqlDump(spec, rows)), `${dir}/data.sql`, { mtime });
+  zip.addBuffer(Buffer.from(SERVER), `${dir}/server.js`, { mtime });
+  const pkg = { name: dir, version: `1.0.${version}`, private: true, type: 'module', scripts: { start: 'node server.js' }, engines: { node: '>=22.5' } };
+  zip.addBuffer(Buffer.from(`${JSON.stringify(pkg, null, 2)}\n`), `${dir}/package.json`, { mtime });
+  zip.addBuffer(
+    Buffer.from(`# ${spec.name}\n\nExported from Atrium (version ${version}). Needs Node.js 22.5 or later, nothing else.\n\n    npm start          # http://localhost:3000/\n    PORT=8080 npm start\n\nThe data is created from data.sql into data.sqlite on the first start; delete data.sqlite to start again.\n`),
+    `${dir}/README.md`,
+    { mtime },
+  );
+  zip.end();
+  return new Response(Readable.toWeb(zip.outputStream as Readable) as ReadableStream<Uint8Array>, {
+    headers: {
+      'content-type': 'application/zip',
+      'content-disposition': `attachment; filename="${dir}.zip"`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+}

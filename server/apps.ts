@@ -1,0 +1,78 @@
+// Live apps (/a/<slug>/…): lib/apps/serving.ts decides, this file speaks
+// HTTP: the app's cookie, the join-code form's POST, the data API's JSON, and
+// the join-code and paused pages.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { APP_COOKIE_SECONDS, serveApp, type AppAnswer } from '../lib/apps/serving.ts';
+import { config } from '../lib/config.ts';
+import { cookieValue, sessionActor } from '../lib/http/authenticate.ts';
+import { limitBody } from '../lib/http/body.ts';
+import { clientOf } from '../lib/http/client.ts';
+import { ApiError, errorResponse } from '../lib/http/errors.ts';
+import { fileResponse } from '../lib/http/files.ts';
+import type { RequestContext } from '../lib/http/request-context.ts';
+import { requestUrl, sendWebResponse, toWebRequest } from './http.ts';
+import { joinCodePage, notFoundPage, pausedPage } from './pages.ts';
+
+/** A form or a row is a few kilobytes; far larger bodies are refused unread. */
+const APP_BODY_LIMIT = 64 * 1024;
+const SLUG = /^[a-z0-9-]{1,60}$/;
+
+export const appCookie = (slug: string) => `atrium_app_${slug}`;
+
+function cookieHeader(slug: string, value: string): string {
+  const secure = new URL(config.contentBaseUrl).protocol === 'https:' ? '; Secure' : '';
+  return `${appCookie(slug)}=${value}; Path=/a/${slug}/; HttpOnly; SameSite=Lax${secure}; Max-Age=${APP_COOKIE_SECONDS}`;
+}
+
+async function render(request: Request, slug: string, answer: AppAnswer): Promise<Response> {
+  let response: Response;
+  if (answer.kind === 'file') response = await fileResponse(request, answer.file);
+  else if (answer.kind === 'redirect') response = new Response(null, { status: answer.status, headers: { location: answer.location, 'cache-control': 'no-store' } });
+  else if (answer.kind === 'code') response = joinCodePage(answer.status, answer.name, answer.error, config.publicUrl);
+  else if (answer.kind === 'paused') response = pausedPage(answer.name, config.publicUrl);
+  else if (answer.kind === 'json') response = Response.json(answer.body, { status: answer.status, headers: { 'cache-control': 'no-store' } });
+  else response = notFoundPage(answer.message, answer.signInUrl, config.publicUrl);
+  if (answer.grant) response.headers.append('set-cookie', cookieHeader(slug, answer.grant));
+  return response;
+}
+
+export async function appResponse(request: Request): Promise<Response> {
+  try {
+    return await answer(request);
+  } catch (error) {
+    if (error instanceof ApiError) return errorResponse(error.code, error.message, error.headers);
+    throw error;
+  }
+}
+
+async function answer(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const slug = url.pathname.split('/')[2] ?? '';
+  if (!SLUG.test(slug)) return notFoundPage('There is nothing here.', null, config.publicUrl);
+  const method = request.method;
+  if (!['GET', 'HEAD', 'POST'].includes(method)) {
+    return new Response('Only GET, HEAD and POST are answered here.', { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-type': 'text/plain; charset=utf-8' } });
+  }
+  let code: string | null = null;
+  let json: unknown;
+  if (method === 'POST') {
+    const type = request.headers.get('content-type') ?? '';
+    const body = limitBody(request, APP_BODY_LIMIT);
+    if (type.startsWith('application/json')) json = await body.json().catch(() => undefined);
+    else {
+      const form = await body.formData().catch(() => null);
+      const value = form?.get('code');
+      code = typeof value === 'string' ? value.slice(0, 100) : null;
+    }
+  }
+  const decided = await serveApp(
+    { url, method: method === 'HEAD' ? 'GET' : method, sessionActor: await sessionActor(request), cookie: cookieValue(request, appCookie(slug)), client: clientOf(request), code, json },
+    slug,
+  );
+  return render(request, slug, decided);
+}
+
+export async function answerApp(request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string) {
+  context.route = '/a/{slug}';
+  await sendWebResponse(request, response, await appResponse(toWebRequest(request, requestUrl(request, target))));
+}
