@@ -15,13 +15,13 @@ test('a person sets a display name and sees it in the header', async ({ page }) 
   const handle = `named-${randomBytes(3).toString('hex')}`;
   await signIn(page, handle);
   await page.goto('/settings');
-  await page.getByLabel('Display name').fill('Ada Lovelace');
+  await page.getByRole('textbox', { name: 'Display name' }).fill('Ada Lovelace');
   await page.getByRole('button', { name: 'Save name' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
   const account = page.getByRole('button', { name: /^Your account/ });
   await expect(account).toContainText('Ada Lovelace');
   await page.reload();
-  await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
+  await expect(page.getByRole('textbox', { name: 'Display name' })).toHaveValue('Ada Lovelace');
   await expect(page.getByRole('button', { name: /^Your account/ })).toContainText('Ada Lovelace');
 });
 
