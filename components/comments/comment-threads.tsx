@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import Markdown from 'react-markdown';
 import { Button } from '@/components/ui/button.tsx';
 import { createClient, type Answer } from '@/lib/client/index.ts';
+import { accountsApi } from '@/lib/schemas/accounts.ts';
 import { commentsApi } from '@/lib/schemas/comments.ts';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
 
@@ -101,6 +102,10 @@ type Props = {
   canPush: boolean;
   /** The selection to comment on, from the file or the review frame. */
   selection: Selection | null;
+  /** Forget the selection: comment on the whole file instead. */
+  onClearSelection?: () => void;
+  /** Users the viewer blocked: their comments are shown collapsed. */
+  blockedIds?: string[];
   onThreads?: (threads: Thread[]) => void;
 };
 
@@ -111,6 +116,7 @@ export function CommentThreads(props: Props) {
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
   const [guestName, setGuestName] = useState('');
+  const [blocked, setBlocked] = useState<Set<string>>(() => new Set(props.blockedIds ?? []));
   const stamp = useRef<number | null>(null);
   const { onThreads } = props;
 
@@ -154,9 +160,27 @@ export function CommentThreads(props: Props) {
     }
   }
 
+  /** Guests write their name once (it is kept in this browser) before commenting or replying. */
+  function guestNameMissing(): boolean {
+    if (props.signedIn) return false;
+    if (!guestName.trim()) {
+      setError('Write your name first: it is shown with your comment.');
+      return true;
+    }
+    localStorage.setItem(NAME_ITEM, guestName.trim());
+    return false;
+  }
+
+  async function block(userId: string) {
+    await act(async () => {
+      await client.call(accountsApi.block, { body: { userId } });
+      setBlocked((was) => new Set([...was, userId]));
+    });
+  }
+
   async function start() {
     if (!props.selection && !draft.trim()) return;
-    if (!props.signedIn) localStorage.setItem(NAME_ITEM, guestName.trim());
+    if (guestNameMissing()) return;
     await act(async () => {
       await client.call(commentsApi.create, {
         params: { id: spaceId },
@@ -169,9 +193,11 @@ export function CommentThreads(props: Props) {
         },
       });
       setDraft('');
+      props.onClearSelection?.();
     });
   }
 
+  const isBlocked = (c: Comment) => c.author.id !== null && blocked.has(c.author.id);
   const mine = (c: Comment) => (props.userId !== null && c.author.id === props.userId) || (!props.signedIn && c.author.kind === 'guest');
 
   return (
@@ -192,6 +218,12 @@ export function CommentThreads(props: Props) {
           {error}
         </p>
       ) : null}
+      {props.canComment && !props.signedIn ? (
+        <label className="block text-slate-600">
+          Your name <span className="text-xs">(shown with your comments as a guest)</span>
+          <input value={guestName} onChange={(e) => setGuestName(e.target.value)} className="mt-1 w-full rounded-md border border-slate-300 px-2 py-1" maxLength={50} autoComplete="name" />
+        </label>
+      ) : null}
       {props.canComment ? (
         <form
           aria-label="New comment"
@@ -201,10 +233,20 @@ export function CommentThreads(props: Props) {
             void start();
           }}
         >
-          {props.selection ? <blockquote className="border-l-4 border-amber-300 pl-2 text-slate-600">{props.selection.exact}</blockquote> : <p className="text-slate-500">Select text to comment on it, or comment on the whole file.</p>}
-          {!props.signedIn ? (
-            <input aria-label="Your name" placeholder="Your name (shown as a guest)" value={guestName} onChange={(e) => setGuestName(e.target.value)} className="w-full rounded-md border border-slate-300 px-2 py-1" required maxLength={50} />
-          ) : null}
+          {props.selection ? (
+            <div className="flex items-start gap-2">
+              <blockquote aria-label="Selected text" className="min-w-0 flex-1 border-l-4 border-amber-300 pl-2 text-slate-600 [overflow-wrap:anywhere]">
+                {props.selection.exact}
+              </blockquote>
+              {props.onClearSelection ? (
+                <button type="button" className="text-xs text-slate-600 underline" onClick={props.onClearSelection}>
+                  Clear
+                </button>
+              ) : null}
+            </div>
+          ) : (
+            <p className="text-slate-500">Select text to comment on it, or comment on the whole file.</p>
+          )}
           <textarea aria-label="Comment" value={draft} onChange={(e) => setDraft(e.target.value)} rows={3} className="w-full rounded-md border border-slate-300 px-2 py-1" required maxLength={10000} />
           <Button type="submit">Comment</Button>
         </form>
@@ -219,15 +261,15 @@ export function CommentThreads(props: Props) {
               </blockquote>
             ) : null}
             {thread.anchor?.status === 'orphaned' ? <p className="mb-2 text-xs text-slate-500">The quoted text is no longer in this version.</p> : null}
-            <CommentItem comment={thread} mine={mine(thread)} canDelete={mine(thread) || props.canPush} act={act} guest={guest} />
+            <CommentItem comment={thread} mine={mine(thread)} canDelete={mine(thread) || props.canPush} act={act} guest={guest} blocked={isBlocked(thread)} onBlock={props.signedIn ? block : undefined} userId={props.userId} />
             <ul className="mt-2 space-y-2 border-l border-slate-200 pl-3">
               {thread.replies.map((reply) => (
                 <li key={reply.id}>
-                  <CommentItem comment={reply} mine={mine(reply)} canDelete={mine(reply) || props.canPush} act={act} guest={guest} />
+                  <CommentItem comment={reply} mine={mine(reply)} canDelete={mine(reply) || props.canPush} act={act} guest={guest} blocked={isBlocked(reply)} onBlock={props.signedIn ? block : undefined} userId={props.userId} />
                 </li>
               ))}
             </ul>
-            <ThreadActions thread={thread} props={props} act={act} guest={guest} canResolve={props.canPush || (props.userId !== null && thread.author.id === props.userId)} />
+            <ThreadActions thread={thread} props={props} act={act} guest={guest} guestNameMissing={guestNameMissing} canResolve={props.canPush || (props.userId !== null && thread.author.id === props.userId)} />
           </li>
         ))}
       </ul>
@@ -238,7 +280,7 @@ export function CommentThreads(props: Props) {
 type Act = (work: () => Promise<unknown>) => Promise<void>;
 type GuestOf = (withName: boolean) => { key: string; name?: string } | undefined;
 
-function ThreadActions({ thread, props, act, guest, canResolve }: { thread: Thread; props: Props; act: Act; guest: GuestOf; canResolve: boolean }) {
+function ThreadActions({ thread, props, act, guest, guestNameMissing, canResolve }: { thread: Thread; props: Props; act: Act; guest: GuestOf; guestNameMissing: () => boolean; canResolve: boolean }) {
   const [reply, setReply] = useState('');
   return (
     <div className="mt-2 space-y-2">
@@ -248,6 +290,7 @@ function ThreadActions({ thread, props, act, guest, canResolve }: { thread: Thre
           className="flex gap-2"
           onSubmit={(e) => {
             e.preventDefault();
+            if (guestNameMissing()) return;
             void act(async () => {
               await client.call(commentsApi.create, { params: { id: props.spaceId }, body: { path: thread.path, body: reply, parentId: thread.id, guest: guest(true) } });
               setReply('');
@@ -276,7 +319,48 @@ function ThreadActions({ thread, props, act, guest, canResolve }: { thread: Thre
   );
 }
 
-function CommentItem({ comment, mine, canDelete, act, guest }: { comment: Comment; mine: boolean; canDelete: boolean; act: Act; guest: GuestOf }) {
+type ItemProps = { comment: Comment; mine: boolean; canDelete: boolean; act: Act; guest: GuestOf; blocked: boolean; onBlock?: (userId: string) => Promise<void>; userId: string | null };
+
+function CommentItem(props: ItemProps) {
+  const [shown, setShown] = useState(false);
+  if (props.blocked && !shown) {
+    return (
+      <p className="text-xs text-slate-500">
+        Comment from someone you blocked.{' '}
+        <button type="button" className="underline" onClick={() => setShown(true)}>
+          Show
+        </button>
+      </p>
+    );
+  }
+  return <CommentBody {...props} />;
+}
+
+/** The author's name; for a user, a menu with their profile and "Block @handle". */
+function AuthorMenu({ comment, onBlock, userId }: { comment: Comment; onBlock?: (userId: string) => Promise<void>; userId: string | null }) {
+  const { author } = comment;
+  if (author.kind !== 'user' || !author.handle || !author.id) return <span className="font-medium text-slate-700">{who(comment)}</span>;
+  const id = author.id;
+  return (
+    <details className="relative inline-block">
+      <summary className="cursor-pointer list-none font-medium text-slate-700 underline decoration-dotted" aria-label={`${who(comment)}: author menu`}>
+        {who(comment)}
+      </summary>
+      <div className="absolute left-0 z-10 mt-1 flex min-w-[10rem] flex-col gap-1 rounded-md border border-slate-200 bg-white p-2 text-sm shadow dark:border-slate-700 dark:bg-slate-900">
+        <a href={`/u/${author.handle}`} className="text-brand underline">
+          Profile of @{author.handle}
+        </a>
+        {onBlock && id !== userId ? (
+          <button type="button" className="text-left text-red-700 underline" onClick={() => void onBlock(id)}>
+            Block @{author.handle}
+          </button>
+        ) : null}
+      </div>
+    </details>
+  );
+}
+
+function CommentBody({ comment, mine, canDelete, act, guest, onBlock, userId }: ItemProps) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(comment.body);
   const [history, setHistory] = useState<{ body: string; writtenAt: number }[] | null>(null);
@@ -307,7 +391,7 @@ function CommentItem({ comment, mine, canDelete, act, guest }: { comment: Commen
   return (
     <div>
       <p className="text-xs text-slate-500">
-        <span className="font-medium text-slate-700">{who(comment)}</span> · {new Date(comment.createdAt).toLocaleString()}
+        <AuthorMenu comment={comment} onBlock={onBlock} userId={userId} /> · {new Date(comment.createdAt).toLocaleString()}
         {comment.editedAt ? (
           <button
             type="button"

@@ -1,7 +1,7 @@
 'use client';
 // A file with its threads beside it: selecting text in the rendered file
 // offers "Comment"; quotes of the listed threads are highlighted in place.
-import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { CommentThreads, highlightQuotes, selectionIn, type Selection } from './comment-threads.tsx';
 
 type Props = Omit<Parameters<typeof CommentThreads>[0], 'selection' | 'onThreads'> & { children: ReactNode };
@@ -9,22 +9,24 @@ type Props = Omit<Parameters<typeof CommentThreads>[0], 'selection' | 'onThreads
 export function CommentedFile({ children, ...props }: Props) {
   const root = useRef<HTMLDivElement>(null);
   const [selection, setSelection] = useState<Selection | null>(null);
+  // selectionchange, not mouseup: a selection made with the keyboard (Shift+arrows) counts too.
+  useEffect(() => {
+    const follow = () => {
+      const picked = root.current ? selectionIn(root.current, document.getSelection()) : null;
+      if (picked) setSelection(picked);
+    };
+    document.addEventListener('selectionchange', follow);
+    return () => document.removeEventListener('selectionchange', follow);
+  }, []);
   const onThreads = useCallback((threads: { quote: string | null; anchor: { status: string } | null }[]) => {
     if (root.current) highlightQuotes(root.current, threads.filter((t) => t.quote && t.anchor?.status !== 'orphaned').map((t) => t.quote!));
   }, []);
   return (
     <div className="grid gap-6 xl:grid-cols-[1fr_22rem]">
-      <div
-        ref={root}
-        data-testid="commentable"
-        onMouseUp={() => {
-          const picked = root.current ? selectionIn(root.current, window.getSelection()) : null;
-          if (picked) setSelection(picked);
-        }}
-      >
+      <div ref={root} data-testid="commentable">
         {children}
       </div>
-      <CommentThreads {...props} selection={selection} onThreads={onThreads} />
+      <CommentThreads {...props} selection={selection} onClearSelection={() => setSelection(null)} onThreads={onThreads} />
     </div>
   );
 }

@@ -36,7 +36,7 @@ export function ReviewFrame({ srcDoc, ...props }: Props) {
         referrerPolicy="no-referrer"
         className="h-[75vh] w-full rounded-lg border border-slate-200 bg-white"
       />
-      <CommentThreads {...props} selection={selection} onThreads={onThreads} />
+      <CommentThreads {...props} selection={selection} onClearSelection={() => setSelection(null)} onThreads={onThreads} />
     </div>
   );
 }

@@ -55,7 +55,7 @@ export async function AppShell({ actor, workspace, crumbs = [], children, width 
               <DropdownMenu
                 label="Your account"
                 align="right"
-                button={<span className="min-w-0 truncate">@{actor.user.handle}</span>}
+                button={<span className="min-w-0 truncate">{actor.user.name ? `${actor.user.name} (@${actor.user.handle})` : `@${actor.user.handle}`}</span>}
                 items={[
                   { label: 'Profile and settings', href: '/settings' },
                   { label: 'API tokens', href: '/settings/tokens' },

@@ -16,6 +16,8 @@ type Props = {
   /** Resolve relative links and images of markdown within this space and version. */
   links?: LinkContext;
   historyUrl?: string;
+  /** The file's comments page, where text is selected to start a thread. */
+  commentsUrl?: string;
 };
 
 /** One file of a version: markdown rendered, code highlighted, images shown, other files offered for download. */
@@ -37,6 +39,11 @@ export function FileViewer(props: Props) {
           {props.historyUrl ? (
             <ButtonLink href={props.historyUrl} variant="secondary" size="sm">
               History
+            </ButtonLink>
+          ) : null}
+          {props.commentsUrl ? (
+            <ButtonLink href={props.commentsUrl} variant="secondary" size="sm">
+              Comments
             </ButtonLink>
           ) : null}
           <ButtonLink href={props.downloadUrl} variant="secondary" size="sm">

@@ -9,7 +9,8 @@ const REVIEW_SCRIPT = `(() => {
     const after = document.createRange(); after.selectNodeContents(document.body); after.setStart(range.endContainer, range.endOffset);
     return { prefix: before.toString().slice(-32), suffix: after.toString().slice(0, 32) };
   };
-  document.addEventListener('mouseup', () => {
+  // selectionchange, so a selection made with the keyboard counts too.
+  document.addEventListener('selectionchange', () => {
     const s = getSelection();
     if (!s || s.isCollapsed || !s.rangeCount) return;
     const range = s.getRangeAt(0); const exact = range.toString();

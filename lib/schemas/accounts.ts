@@ -83,6 +83,16 @@ export const accountsApi = {
     response: preferences,
     errors: [400, 401],
   }),
+  profile: endpoint({
+    method: 'PATCH',
+    path: '/v1/me/profile',
+    tag: 'Account',
+    summary: 'Change the display name shown beside the handle (null clears it)',
+    auth: 'user',
+    body: z.object({ name: text().trim().min(1).max(100).nullable().meta({ description: 'The display name, 1 to 100 characters after trimming; null clears it.' }) }),
+    response: user,
+    errors: [400, 401],
+  }),
   handle: endpoint({
     method: 'PATCH',
     path: '/v1/me/handle',

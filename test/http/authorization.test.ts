@@ -72,6 +72,7 @@ const rules: Record<string, Rule> = {
   'accountsApi.unblock': SELF,
   'accountsApi.preferences': SELF,
   'accountsApi.handle': SELF,
+  'accountsApi.profile': SELF,
   'authApi.cliStart': ANYONE,
   'authApi.cliRequest': SELF,
   'authApi.cliDecide': SELF,

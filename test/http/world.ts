@@ -331,6 +331,7 @@ export const examples: Record<string, ExampleEntry> = {
   'accountsApi.block': me((w) => ({ body: { userId: w.bystander.id } })),
   'accountsApi.unblock': me((w) => ({ params: { userId: w.bystander.id } })),
   'accountsApi.preferences': me(() => ({ body: { developerMode: true } })),
+  'accountsApi.profile': me(() => ({ body: { name: 'A display name' } })),
   'accountsApi.handle': { fresh: true, build: async (w, role) => ({ as: await w.fresh(role), body: { handle: w.handle() } }) },
   // sign-in and tokens
   'authApi.cliStart': me(() => ({ body: { label: 'laptop' } })),

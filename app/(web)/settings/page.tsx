@@ -3,6 +3,7 @@ import { SettingsFrame } from '@/components/settings-frame.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { requirePageCaller } from '@/lib/auth/session.ts';
 import { HandleForm } from './handle-form.tsx';
+import { NameForm } from './name-form.tsx';
 
 export const metadata: Metadata = { title: 'Profile' };
 export const dynamic = 'force-dynamic';
@@ -18,6 +19,9 @@ export default async function ProfileSettingsPage() {
           used the old handle stop working, and someone else may take it.
         </p>
         <HandleForm current={actor.user.handle} />
+      </Card>
+      <Card title="Display name">
+        <NameForm current={actor.user.name} />
       </Card>
     </SettingsFrame>
   );

@@ -101,6 +101,7 @@ export default async function FilesPage({ params, searchParams }: { params: Prom
           downloadUrl={`/v1/spaces/${space.id}/download/${encodePath(file.file.path)}?v=${file.versionNumber}`}
           links={{ spaceId: space.id, version: file.versionNumber, siteUrl: space.url, latest: space.latestVersion }}
           historyUrl={spaceHref(space.id, 'history', { file: file.file.path })}
+          commentsUrl={spaceHref(space.id, 'comments', { path: file.file.path })}
         />
       ) : (
         <EmptyState>{path ? `${path} is not in version ${v}.` : 'Choose a file to see it.'}</EmptyState>

@@ -14,10 +14,10 @@ export const dynamic = 'force-dynamic';
 
 function Person({ user }: { user: { handle: string; name: string | null } }) {
   return (
-    <>
+    <a href={`/u/${user.handle}`} className="hover:underline">
       {user.name ? <span className="font-medium">{user.name} </span> : null}
       <span className="text-slate-600">@{user.handle}</span>
-    </>
+    </a>
   );
 }
 

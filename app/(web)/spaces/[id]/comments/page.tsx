@@ -4,6 +4,8 @@ import { ReviewFrame } from '@/components/comments/review-frame.tsx';
 import { FileViewer } from '@/components/spaces/file-viewer.tsx';
 import { EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
+import { listBlockedUsers } from '@/lib/accounts/blocks.ts';
+import type { Caller, SignedInCaller } from '@/lib/access/caller.ts';
 import { listThreads } from '@/lib/comments/comments.ts';
 import { reviewDocument } from '@/lib/comments/review.ts';
 import { ApiError } from '@/lib/http/errors.ts';
@@ -32,9 +34,14 @@ export default async function CommentsPage({ params, searchParams }: { params: P
   );
 }
 
+/** The ids of the people the viewer blocked (none for a guest). */
+async function blockedIds(caller: Caller): Promise<string[]> {
+  return caller.actor ? (await listBlockedUsers(caller as SignedInCaller)).map((u) => u.id) : [];
+}
+
 async function AllThreads({ space }: { space: Space }) {
   const caller = await pageCaller();
-  const { threads } = await listThreads(caller, space.id, { status: 'all' });
+  const [{ threads }, blocked] = await Promise.all([listThreads(caller, space.id, { status: 'all' }), blockedIds(caller)]);
   if (!threads.length) return <EmptyState>No comments yet. Open a file and select text to start a thread.</EmptyState>;
   const files = new Map<string, { open: number; resolved: number }>();
   for (const t of threads) {
@@ -65,7 +72,7 @@ async function AllThreads({ space }: { space: Space }) {
               {t.path}
             </a>{' '}
             · {t.author.kind === 'guest' ? `${t.author.name} (guest)` : t.author.handle ? `@${t.author.handle}` : t.author.name} · {t.resolvedAt ? 'resolved' : 'open'} · {t.replies.length} replies
-            <p className="mt-1 text-slate-700">{t.body.slice(0, 200)}</p>
+            <p className="mt-1 text-slate-700">{t.author.id && blocked.includes(t.author.id) ? 'Comment from someone you blocked.' : t.body.slice(0, 200)}</p>
           </li>
         ))}
       </ul>
@@ -88,6 +95,7 @@ async function FileWithComments({ space, path, review }: { space: Space; path: s
     signedIn: caller.actor !== null,
     userId: caller.actor?.user.id ?? null,
     canPush: space.permissions.push,
+    blockedIds: await blockedIds(caller),
   };
   const html = /^text\/html/.test(file.file.contentType) && file.file.text;
   const toggle = html ? (
