@@ -6,6 +6,7 @@
 import type { Connection, Extension, onAuthenticatePayload, onLoadDocumentPayload, onStatelessPayload, onStoreDocumentPayload, connectedPayload, beforeHandleAwarenessPayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import { capsOf, roleOf, roomRoleCan } from '../lib/access/rooms.ts';
+import { config } from '../lib/config.ts';
 import { db } from '../lib/db/client.ts';
 import type { RoomKind, RoomRole } from '../lib/db/generated/client.ts';
 import { ApiError } from '../lib/http/errors.ts';
@@ -56,10 +57,16 @@ export const persistence: Extension = {
 
 export type ChatPayload = { kind: 'chat.send'; body: string };
 
+/** Stateless kinds some extension handles; any other is answered with `error`. */
+export const statelessKinds = new Set<string>(['chat.send']);
+
 export const chat: Extension = {
   extensionName: 'chat',
   async connected({ connection, context }: connectedPayload<SocketContext>) {
-    send(connection, { kind: 'hello', role: context.role, caps: capsOf(context.role), user: context.user });
+    // Rooms say whether this server has an AI service (the room's own
+    // aiSuggest is in its record); live spaces never mention AI.
+    const ai = context.kind === 'room' ? { ai: config.ai !== null } : {};
+    send(connection, { kind: 'hello', role: context.role, caps: capsOf(context.role), user: context.user, ...ai });
     const messages = await recentMessages(context.roomId, [...context.hidden]);
     send(connection, { kind: 'chat.history', messages });
   },
@@ -71,7 +78,8 @@ export const chat: Extension = {
     } catch {
       return send(connection, { kind: 'error', message: 'Stateless messages are JSON.' });
     }
-    if (message.kind !== 'chat.send') return send(connection, { kind: 'error', message: `Unknown message kind ${JSON.stringify(message.kind)}.` });
+    if (typeof message.kind !== 'string' || !statelessKinds.has(message.kind)) return send(connection, { kind: 'error', message: `Unknown message kind ${JSON.stringify(message.kind)}.` });
+    if (message.kind !== 'chat.send') return;
     if (!roomRoleCan(context.role, 'comment')) return send(connection, { kind: 'chat.error', id: message.id ?? null, message: 'Viewers cannot chat here.' });
     if (typeof message.body !== 'string') return send(connection, { kind: 'chat.error', id: message.id ?? null, message: 'body must be a string.' });
     try {

@@ -18,6 +18,7 @@ import { log } from '../lib/log.ts';
 import { subscribeRoomEvents, type RoomEvent } from '../lib/rooms/bus.ts';
 import { loadMessage } from '../lib/rooms/messages.ts';
 import { redeemTicket } from '../lib/rooms/rooms.ts';
+import { ai } from './ai.ts';
 import { chat, deliverChat, persistence, presence, recheckRoom, send, ticketAuth, type SocketContext } from './extensions.ts';
 
 const SOCKET_PATH = /^\/v1\/(rooms|live-spaces)\/([A-Za-z0-9_-]{1,100})\/ws$/;
@@ -49,7 +50,7 @@ export type Realtime = {
 const refuse = (status: number, message: string) => new Response(JSON.stringify({ error: { code: status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'rate_limited', message } }), { status, headers: { 'content-type': 'application/json' } });
 
 export function createRealtime(options: RealtimeOptions = {}): Realtime {
-  const extensions: Extension[] = [ticketAuth, persistence, chat, presence];
+  const extensions: Extension[] = [ticketAuth, persistence, chat, presence, ai];
   const redisUrl = options.redisUrl ?? config.redisUrl;
   if (redisUrl) {
     const url = new URL(redisUrl);

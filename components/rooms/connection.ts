@@ -13,7 +13,9 @@ export type Caps = { view: boolean; comment: boolean; edit: boolean; manage: boo
 export type ChatMessage = { id: string; body: string; author: { id: string; handle: string; name: string | null } | null; authorName: string; createdAt: number };
 
 export type ServerEvent =
-  | { kind: 'hello'; role: string; caps: Caps; user: { id: string; handle: string } }
+  | { kind: 'hello'; role: string; caps: Caps; user: { id: string; handle: string }; ai?: boolean }
+  | { kind: 'ai.suggestion'; id: string | null; pageId: string; text: string }
+  | { kind: 'ai.error'; id: string | null; message: string }
   | { kind: 'chat.history'; messages: ChatMessage[] }
   | { kind: 'chat.message'; message: ChatMessage }
   | { kind: 'chat.deleted'; messageId: string }

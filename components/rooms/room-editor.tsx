@@ -5,8 +5,9 @@ import Collaboration from '@tiptap/extension-collaboration';
 import CollaborationCaret from '@tiptap/extension-collaboration-caret';
 import { EditorContent, useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type * as Y from 'yjs';
+import { AiSuggest, type AiSuggestHandle } from './ai-suggest.tsx';
 
 /**
  * One page of the room's document in Tiptap, bound to the page's fragment
@@ -20,6 +21,7 @@ export function RoomEditor({
   pageTitle,
   user,
   editable,
+  aiSuggest = false,
 }: {
   doc: Y.Doc;
   provider: HocuspocusProvider;
@@ -27,7 +29,10 @@ export function RoomEditor({
   pageTitle: string;
   user: { name: string; color: string };
   editable: boolean;
+  /** Offer AI suggestions: the server has AI, the room has aiSuggest on and this person edits. */
+  aiSuggest?: boolean;
 }) {
+  const suggest = useRef<AiSuggestHandle>(null);
   const editor = useEditor(
     {
       immediatelyRender: false,
@@ -59,7 +64,15 @@ export function RoomEditor({
   }, [provider, pageId]);
 
   return (
-    <div>
+    <div
+      onKeyDown={(event) => {
+        if (aiSuggest && editable && (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'j') {
+          event.preventDefault();
+          suggest.current?.ask();
+        }
+      }}
+    >
+      {aiSuggest && editable ? <AiSuggest ref={suggest} editor={editor} provider={provider} pageId={pageId} /> : null}
       {editable ? null : <p className="mb-2 text-xs text-slate-500">Read only: your role lets you view this document, not change it.</p>}
       <EditorContent editor={editor} />
     </div>

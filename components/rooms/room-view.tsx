@@ -30,6 +30,8 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
   const [failure, setFailure] = useState<string | null>(null);
   const [present, setPresent] = useState<Present[]>([]);
   const [pageId, setPageId] = useState<string | null>(null);
+  // Whether the server has an AI service: told in the socket's hello (rooms only).
+  const [aiAvailable, setAiAvailable] = useState(false);
   const [tab, setTab] = useState<'chat' | 'people' | 'sources'>('chat');
   const user = useMemo(() => ({ name: me.name || `@${me.handle}`, color: colorOf(me.id) }), [me]);
   const sendCounter = useRef(0);
@@ -37,6 +39,10 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
   const onEvent = useCallback((event: ServerEvent) => {
     switch (event.kind) {
       case 'hello':
+        setAiAvailable(event.ai === true);
+        setCaps(event.caps);
+        setRole(event.role as Room['role']);
+        break;
       case 'access':
         setCaps(event.caps);
         setRole(event.role as Room['role']);
@@ -174,7 +180,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
         <aside>{connection ? <PagesSidebar doc={connection.doc} pages={pages} current={current?.id ?? null} onSelect={setPageId} editable={caps.edit} here={here} /> : null}</aside>
         <main>
           {connection && current && synced ? (
-            <RoomEditor key={current.id} doc={connection.doc} provider={connection.provider} pageId={current.id} pageTitle={current.title} user={user} editable={caps.edit && status !== 'revoked'} />
+            <RoomEditor key={current.id} doc={connection.doc} provider={connection.provider} pageId={current.id} pageTitle={current.title} user={user} editable={caps.edit && status !== 'revoked'} aiSuggest={aiAvailable && 'aiSuggest' in room && room.aiSuggest} />
           ) : (
             <p className="text-sm text-slate-500">{status === 'revoked' ? '' : 'Loading the document…'}</p>
           )}

@@ -78,13 +78,15 @@ export const TEMPLATES: Record<string, Template> = {
 /**
  * The first state of a room's document: the template's pages, and the prompt
  * (when given) as the opening paragraph of the first page, quoted, so everyone
- * who joins sees what the room is for.
+ * who joins sees what the room is for. An AI draft of the prompt (when the
+ * server has AI and it answered) follows the quote.
  */
-export function initialDocument(templateName: string | null, prompt: string | null): { state: Uint8Array; title: string } {
+export function initialDocument(templateName: string | null, prompt: string | null, draft: JSONContent[] | null = null): { state: Uint8Array; title: string } {
   const template = TEMPLATES[templateName ?? 'blank'] ?? TEMPLATES.blank;
   const doc = new Y.Doc();
   template.pages.forEach((page, i) => {
-    const content = i === 0 && prompt ? [{ type: 'blockquote', content: prompt.split(/\n{2,}/).map((part) => p(part.replace(/\n/g, ' '))) }, ...page.content] : page.content;
+    const opening: JSONContent[] = i === 0 && prompt ? [{ type: 'blockquote', content: prompt.split(/\n{2,}/).map((part) => p(part.replace(/\n/g, ' '))) }, ...(draft ?? [])] : [];
+    const content = [...opening, ...page.content];
     addPage(doc, page.title, content);
   });
   const state = Y.encodeStateAsUpdate(doc);

@@ -15,10 +15,14 @@ import { newId } from '../ids.ts';
 import { TICKET_SECONDS, type LiveSpace, type Room } from '../schemas/rooms.ts';
 import { buildApp } from '../apps/apps.ts';
 import { publishRoomEvent } from './bus.ts';
+import { aiLimit, draftFromPrompt } from './ai.ts';
 import { documentMarkdown, initialDocument, TEMPLATES } from './document.ts';
 import { addPeople } from './people.ts';
 
 export const PREFIX: Record<RoomKind, string> = { room: 'rooms', live: 'live-spaces' };
+
+/** How long creating a room waits for the AI draft of its prompt before starting without it. */
+export const DRAFT_TIMEOUT_MS = 15_000;
 
 const recordSelect = (userId: string) =>
   ({
@@ -125,7 +129,19 @@ export async function createRoom(caller: SignedInCaller, kind: RoomKind, input: 
   if (input.template !== undefined && !TEMPLATES[input.template]) {
     throw new ApiError('bad_request', `body.template: must be one of ${Object.keys(TEMPLATES).join(', ')}.`);
   }
-  const { state, title } = initialDocument(input.template ?? null, input.prompt ?? null);
+  // With an AI service a room's prompt is also drafted into its first page;
+  // when AI is off, fails or the person is over their AI rate, the room starts
+  // as it would without (the prompt quoted). Live spaces never use AI. Access
+  // is checked first, so nobody without it makes this server call the service.
+  let draft = null;
+  if (kind === 'room' && input.prompt && config.ai) {
+    await workspaceAccess(actor.user.id, input.workspace, 'edit');
+    draft = await aiLimit
+      .consume(actor.user.id)
+      .then(() => draftFromPrompt(input.prompt!, DRAFT_TIMEOUT_MS))
+      .catch(() => null);
+  }
+  const { state, title } = initialDocument(input.template ?? null, input.prompt ?? null, draft);
   const name = input.name ?? (input.prompt ? input.prompt.split('\n')[0].slice(0, 100).trim() || title : title);
   // The count and the insert run under the workspace row's lock, so two
   // creations racing for the last slot cannot both pass the limit.

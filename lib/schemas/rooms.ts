@@ -88,7 +88,10 @@ const invitesIn = z
 const createBody = {
   workspace: slug,
   name: text().min(1).max(100).optional(),
-  prompt: text({ multiline: true }).max(4000).optional(),
+  prompt: text({ multiline: true })
+    .max(4000)
+    .optional()
+    .meta({ description: 'What it is for: quoted at the top of the first page (and its name when none is given). Rooms on a server with an AI service also get an AI draft of the first page under the quote.' }),
   template: text().max(40).optional(),
   invites: invitesIn,
   build: z.boolean().default(false),
