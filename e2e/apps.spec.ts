@@ -1,20 +1,21 @@
 import { expect, test } from '@playwright/test';
 
 test('builds an app from a room, puts it live with a join code, and a visitor opens it with the code', async ({ page, browser }) => {
+  const team = `app-team-${Date.now().toString(36)}`;
   await page.goto('/w/new');
-  await page.getByLabel('Handle').fill('app-maker');
+  await page.getByLabel('Handle').fill(`app-maker-${Date.now().toString(36)}`);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/w\/new$/);
   await page.getByLabel('Name', { exact: true }).fill('App Team');
-  await page.getByLabel('Slug').fill('app-team');
+  await page.getByLabel('Slug').fill(team);
   await page.getByRole('button', { name: 'Create workspace' }).click();
-  await expect(page).toHaveURL(/\/w\/app-team$/);
+  await expect(page).toHaveURL(new RegExp(`/w/${team}$`));
 
   // A room from the "app" template (its first page: headings and lists).
-  const status = await page.evaluate(async () => {
-    const response = await fetch('/v1/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspace: 'app-team', name: 'Idea room', template: 'app' }) });
+  const status = await page.evaluate(async (workspace) => {
+    const response = await fetch('/v1/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspace, name: 'Idea room', template: 'app' }) });
     return response.status;
-  });
+  }, team);
   expect(status).toBe(200);
 
   await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Apps' }).click();

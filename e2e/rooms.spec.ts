@@ -5,7 +5,7 @@ async function newPerson(browser: Browser, handle: string, next = '/'): Promise<
   await page.goto(`/signin?next=${encodeURIComponent(next)}`);
   await page.getByLabel('Handle').fill(handle);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('link', { name: `@${handle}` })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Your account: @${handle}` })).toBeVisible();
   return page;
 }
 

@@ -35,7 +35,9 @@ test('a published site is served with its pages, folders, 404 page, ETags and sa
   expect(headers['content-type']).toContain('text/html');
   expect(headers['content-security-policy']).toContain('sandbox');
   expect(headers['x-content-type-options']).toBe('nosniff');
-  expect(headers['x-frame-options']).toBe('DENY');
+  // Only the app's own pages may frame it (an app's preview), never another site.
+  expect(headers['content-security-policy']).toMatch(/frame-ancestors 'self' http:\/\/localhost:\d+$/);
+  expect(headers['x-frame-options']).toBeUndefined();
   expect(headers.etag).toBeTruthy();
   expect((await request.get(`/s/${site.id}/`, { headers: { 'if-none-match': headers.etag } })).status()).toBe(304);
 

@@ -67,6 +67,8 @@ export async function sendWebResponse(request: IncomingMessage, response: Server
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) headers[name.toLowerCase()] = value;
   for (const [name, value] of answer.headers) if (name !== 'set-cookie') headers[name] = value;
+  // An answer that says who may frame it (published pages) is not refused every frame by X-Frame-Options.
+  if (headers['content-security-policy']?.toString().includes('frame-ancestors')) delete headers['x-frame-options'];
   const cookies = answer.headers.getSetCookie();
   if (cookies.length) headers['set-cookie'] = cookies;
   // A body left unread (refused, or never needed) is not drained: the connection closes after the answer.

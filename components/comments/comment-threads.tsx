@@ -139,7 +139,8 @@ export function CommentThreads(props: Props) {
     const timer = setInterval(async () => {
       try {
         const head = await client.call(spacesApi.head, { params: { id: spaceId } });
-        if (stamp.current !== null && head.commentsUpdatedAt !== stamp.current) void load();
+        // The first tick loads too: a change made between the page's first load and this tick has no earlier stamp to differ from.
+        if (head.commentsUpdatedAt !== stamp.current) void load();
         stamp.current = head.commentsUpdatedAt;
       } catch {
         // offline for a moment: the next poll tries again

@@ -17,7 +17,9 @@ export const ATTACHMENT_CSP = "default-src 'none'; sandbox";
 export function siteCsp(): string {
   const flags = ['allow-scripts', 'allow-forms', 'allow-popups', 'allow-popups-to-escape-sandbox', 'allow-modals', 'allow-downloads'];
   if (config.separateContentOrigin) flags.push('allow-same-origin');
-  return `sandbox ${flags.join(' ')}`;
+  // The app's own pages may frame a published page (an app's preview); no other site may.
+  const ancestors = [...new Set(["'self'", new URL(config.publicUrl).origin])].join(' ');
+  return `sandbox ${flags.join(' ')}; frame-ancestors ${ancestors}`;
 }
 
 const TEXTUAL = /^(text\/|application\/(json|javascript|xml|xhtml\+xml|manifest\+json|ld\+json)|image\/svg\+xml)/;
