@@ -16,6 +16,7 @@ function describe(app: App) {
   say(`  room       ${app.room.name} (${app.room.id}), workspace ${app.room.workspace.slug}`);
   say(`  preview    version ${app.previewVersion}: ${app.previewUrl}`);
   say(`  live       ${app.liveVersion === null ? 'not live' : `version ${app.liveVersion}: ${app.liveUrl}`}`);
+  if (app.liveDataSpaceId) say(`  live data  atrium db tables --space ${app.liveDataSpaceId}`);
   say(`  access     ${app.access}${app.joinCode ? ` (join code ${app.joinCode})` : ''}`);
   say(`  last build ${app.build.status ?? 'none'}${app.build.finishedAt ? ` at ${formatTime(app.build.finishedAt)}` : ''}${app.build.error ? `: ${app.build.error}` : ''}`);
 }

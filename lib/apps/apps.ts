@@ -26,7 +26,7 @@ import type { App, AppBuild, AppDeploy, AppEndUser } from '../schemas/apps.ts';
 import { siteUrl } from '../spaces/spaces.ts';
 import * as Y from 'yjs';
 import { aiSpec } from './ai.ts';
-import { copyPreviewData, specOf } from './data.ts';
+import { copyPreviewData, prepareLiveData, specOf, writePreviewData } from './data.ts';
 import { publishFiles } from './publish.ts';
 import { renderApp } from './render.ts';
 import { outlineSpec, type AppSpec } from './spec.ts';
@@ -41,6 +41,7 @@ const appSelect = {
   accessEpoch: true,
   previewVersion: true,
   liveVersion: true,
+  liveSpaceId: true,
   appBuild: true,
   spaceId: true,
   roomId: true,
@@ -70,6 +71,7 @@ export function toApp(row: AppRow, canManage: boolean): App {
     previewVersion: row.previewVersion,
     previewUrl: `${siteUrl(row.spaceId)}${row.previewVersion ? `?v=${row.previewVersion}` : ''}`,
     liveVersion: row.liveVersion,
+    liveDataSpaceId: row.liveSpaceId,
     liveUrl: row.liveVersion !== null ? liveUrlOf(row.slug) : null,
     access: row.access,
     joinCode: canManage && row.access === 'code' ? row.joinCode : null,
@@ -206,6 +208,8 @@ export async function buildApp(caller: SignedInCaller, kind: RoomKind, roomId: s
     const app = await db.app.findUniqueOrThrow({ where: { id: appId }, select: { spaceId: true } });
     const version = await publishFiles(app.spaceId, actor.user.id, files, `Build of "${page.title}"`);
     note(`published ${files.length} files as version ${version}`);
+    await writePreviewData(app.spaceId, spec, actor.user.id);
+    if (spec.tables.length) note(`wrote ${spec.tables.length} table(s) into the preview's database`);
     build = { status: 'succeeded', builder, pageId: page.id, instructions: input.instructions ?? null, startedAt, finishedAt: Date.now(), version, log, error: null };
     await db.app.update({
       where: { id: appId },
@@ -243,6 +247,8 @@ function requireLive(row: AppRow) {
 export async function goLive(caller: SignedInCaller, id: string, input: { access: AppAccess; copyData: boolean }): Promise<App> {
   const { row } = await appWith(caller.actor.user.id, id, 'manage');
   if (row.previewVersion === 0) throw new ApiError('conflict', 'This app has no preview yet: build it first.');
+  if (row.liveVersion !== null) throw new ApiError('conflict', 'This app is already live; use promote to put a newer preview live.');
+  const spec = await specOf(row.spaceId, row.previewVersion);
   await db.$transaction(async (tx) => {
     const workspace = row.room.workspace;
     // Under the workspace's lock, so two go-lives racing for the last slot cannot both pass.
@@ -267,10 +273,9 @@ export async function goLive(caller: SignedInCaller, id: string, input: { access
       details: { version: row.previewVersion, deploy, access: input.access, copyData: input.copyData },
     });
   });
-  if (input.copyData) {
-    const spec = await specOf(row.spaceId, row.previewVersion);
-    if (spec) await copyPreviewData(id, spec);
-  }
+  // After the limit passed (no space is made for a refused go-live).
+  if (spec) await prepareLiveData(id, spec, caller.actor.user.id);
+  if (input.copyData && spec) await copyPreviewData(id, row.spaceId, spec, caller.actor.user.id);
   return reload(id, true);
 }
 
@@ -278,6 +283,8 @@ export async function promoteApp(caller: SignedInCaller, id: string): Promise<Ap
   const { row } = await appWith(caller.actor.user.id, id, 'manage');
   requireLive(row);
   if (row.liveVersion === row.previewVersion) throw new ApiError('conflict', `Version ${row.previewVersion} is already live; build again to have something to promote.`);
+  const spec = await specOf(row.spaceId, row.previewVersion);
+  if (spec) await prepareLiveData(id, spec, caller.actor.user.id);
   await db.$transaction(async (tx) => {
     await tx.app.update({ where: { id }, data: { liveVersion: row.previewVersion } });
     const deploy = await addDeploy(tx, id, row.previewVersion, 'promote', caller.actor);
@@ -298,6 +305,8 @@ export async function rollbackApp(caller: SignedInCaller, id: string, deployNumb
   const target = await db.appDeploy.findUnique({ where: { appId_number: { appId: id, number: deployNumber } } });
   if (!target) throw new ApiError('not_found', `No deploy ${deployNumber} of this app.`);
   if (target.version === row.liveVersion) throw new ApiError('conflict', `Version ${target.version} (deploy ${deployNumber}) is what is live already.`);
+  const spec = await specOf(row.spaceId, target.version);
+  if (spec) await prepareLiveData(id, spec, caller.actor.user.id);
   await db.$transaction(async (tx) => {
     await tx.app.update({ where: { id }, data: { liveVersion: target.version } });
     const deploy = await addDeploy(tx, id, target.version, 'rollback', caller.actor);
@@ -343,9 +352,10 @@ export async function patchApp(caller: SignedInCaller, id: string, input: PatchA
 export async function deleteApp(caller: SignedInCaller, id: string): Promise<void> {
   const { row } = await appWith(caller.actor.user.id, id, 'manage');
   await db.$transaction(async (tx) => {
-    // The space's deletion takes the app, its deploys, users and data with it.
+    // The space's deletion takes the app, its deploys, users and preview data with it; the live data's space goes too.
     const deleted = await tx.space.deleteMany({ where: { id: row.spaceId } });
     if (deleted.count === 0) throw appNotFound(id);
+    if (row.liveSpaceId) await tx.space.deleteMany({ where: { id: row.liveSpaceId } });
     await recordAudit(tx, { workspaceId: row.room.workspace.id, actor: auditActor(caller), action: 'app.deleted', target: auditTarget(row) });
   });
 }

@@ -1,14 +1,20 @@
-// The live app's data: the rows of its tables, read and added through the
-// live app's `_api/` (server/apps.ts) and dumped as SQL in the export.
-//
-// Kept here, in AppDataRow (one JSON object per row, keyed by column title),
-// behind these few functions, until space databases (lib/spacedb) land: then
-// each table becomes a table of the app space's database and only this file
-// changes. The preview's data is the first rows the build wrote into the
-// version (data/<table>.json); going live with copyData copies them here.
+// An app's data lives in space databases (lib/spacedb), one SQLite table per
+// app table (an id, then a TEXT column per column):
+//   - the preview's: the database of the app's own space, whose tables each
+//     build creates or replaces with the page's rows;
+//   - the live data: the database of a second space of kind app, made when the
+//     app first goes live (App.liveSpaceId). Going live with copyData copies
+//     the preview's rows into it; visitors' rows (forms) are guest writes to
+//     it, in its write log; the export's data.sql is its dump.
+// Every statement runs as the system (lib/spacedb/database.ts `system*`): the
+// app's own rules (serving.ts) decided who may read or add rows.
+import type { Client } from '../access/caller.ts';
 import { db } from '../db/client.ts';
+import { ApiError } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import { systemDump, systemRead, systemTables, systemWrite, type SystemLog } from '../spacedb/database.ts';
 import { versionFileText } from '../spaces/publishing.ts';
-import { appSpec, type AppSpec } from './spec.ts';
+import { appSpec, type AppSpec, type TableSpec } from './spec.ts';
 
 export const MAX_ROWS_PER_TABLE = 10_000;
 export type Row = Record<string, string>;
@@ -31,30 +37,138 @@ export async function specOf(spaceId: string, version: number): Promise<AppSpec 
   return spec;
 }
 
-export async function listRows(appId: string, table: string, limit = 1000): Promise<Row[]> {
-  const rows = await db.appDataRow.findMany({ where: { appId, tableName: table }, orderBy: { id: 'asc' }, take: limit, select: { data: true } });
-  return rows.map((r) => r.data as Row);
+const sqlName = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const sqlString = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+function createTable(table: TableSpec): string {
+  return `CREATE TABLE ${sqlName(table.name)} (id INTEGER PRIMARY KEY, ${table.columns.map((c) => `${sqlName(c)} TEXT NOT NULL DEFAULT ''`).join(', ')});`;
 }
 
-export async function countRows(appId: string, table: string): Promise<number> {
-  return db.appDataRow.count({ where: { appId, tableName: table } });
+function insert(table: TableSpec, values: string[]): string {
+  return `INSERT INTO ${sqlName(table.name)} (${table.columns.map(sqlName).join(', ')}) VALUES (${table.columns.map((_, i) => sqlString(values[i] ?? '')).join(', ')});`;
 }
 
-export async function addRow(appId: string, table: string, row: Row): Promise<void> {
-  await db.appDataRow.create({ data: { appId, tableName: table, data: row } });
+/** Statements in jobs of at most ~1 MB of SQL (each job is one transaction and one change in the history). */
+async function writeBatched(spaceId: string, statements: string[], log: SystemLog): Promise<void> {
+  let batch: string[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (batch.length) await systemWrite(spaceId, batch.join('\n'), [], log);
+    batch = [];
+    size = 0;
+  };
+  for (const statement of statements) {
+    if (size + statement.length > 1_000_000) await flush();
+    batch.push(statement);
+    size += statement.length;
+  }
+  await flush();
 }
 
-/** The first rows of the preview's tables, copied into the live data (going live with copyData). */
-export async function copyPreviewData(appId: string, spec: AppSpec): Promise<number> {
-  const data = spec.tables.flatMap((t) => t.rows.map((r) => ({ appId, tableName: t.name, data: Object.fromEntries(t.columns.map((c, i) => [c, r[i] ?? ''])) })));
-  if (data.length) await db.appDataRow.createMany({ data });
-  return data.length;
+/** A build: the page's tables, with their first rows, replace those of the preview's database. */
+export async function writePreviewData(spaceId: string, spec: AppSpec, userId: string): Promise<void> {
+  if (spec.tables.length === 0) return;
+  const log: SystemLog = { userId, guestName: null, kind: 'member', name: 'app build' };
+  const schema = spec.tables.flatMap((t) => [`DROP TABLE IF EXISTS ${sqlName(t.name)};`, createTable(t)]);
+  const rows = spec.tables.flatMap((t) => t.rows.map((r) => insert(t, r)));
+  // Schema and the first rows in one job when they fit, so the preview never shows empty tables.
+  await writeBatched(spaceId, [...schema, ...rows], log);
 }
 
-/** Every row of every table, in order, for the export's SQL dump. */
-export async function allRows(appId: string): Promise<Map<string, Row[]>> {
-  const rows = await db.appDataRow.findMany({ where: { appId }, orderBy: { id: 'asc' }, select: { tableName: true, data: true } });
-  const tables = new Map<string, Row[]>();
-  for (const row of rows) tables.set(row.tableName, [...(tables.get(row.tableName) ?? []), row.data as Row]);
-  return tables;
+/**
+ * The live data's tables for `spec` (going live, promote, rollback): missing
+ * tables are created and missing columns added; nothing is dropped, so rows
+ * outlive versions that no longer show them.
+ */
+async function ensureLiveTables(liveSpaceId: string, spec: AppSpec, userId: string): Promise<void> {
+  const { tables } = await systemTables(liveSpaceId);
+  const statements: string[] = [];
+  for (const table of spec.tables) {
+    const existing = tables.find((t) => t.name === table.name);
+    if (!existing) statements.push(createTable(table));
+    else {
+      for (const column of table.columns) {
+        if (!existing.columns.some((c) => c.name === column)) statements.push(`ALTER TABLE ${sqlName(table.name)} ADD COLUMN ${sqlName(column)} TEXT NOT NULL DEFAULT '';`);
+      }
+    }
+  }
+  if (statements.length) await systemWrite(liveSpaceId, statements.join('\n'), [], { userId, guestName: null, kind: 'member', name: 'app schema' });
+}
+
+/** The live data's space, made on first use (a members-only space of the app's workspace, of kind app). */
+async function liveSpaceOf(appId: string, userId: string): Promise<string> {
+  const app = await db.app.findUniqueOrThrow({ where: { id: appId }, select: { liveSpaceId: true, name: true, space: { select: { workspaceId: true } } } });
+  if (app.liveSpaceId) return app.liveSpaceId;
+  const spaceId = newId('space');
+  return db.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<{ liveSpaceId: string | null }[]>`SELECT "liveSpaceId" FROM "App" WHERE id = ${appId} FOR UPDATE`;
+    if (locked?.liveSpaceId) return locked.liveSpaceId;
+    await tx.space.create({ data: { id: spaceId, workspaceId: app.space.workspaceId, name: `App data: ${app.name}`.slice(0, 120), kind: 'app', visibility: 'members', createdById: userId } });
+    await tx.app.update({ where: { id: appId }, data: { liveSpaceId: spaceId } });
+    return spaceId;
+  });
+}
+
+/** Before a version goes live: the live data's space and tables exist for its spec. */
+export async function prepareLiveData(appId: string, spec: AppSpec, userId: string): Promise<string> {
+  const liveSpaceId = await liveSpaceOf(appId, userId);
+  await ensureLiveTables(liveSpaceId, spec, userId);
+  return liveSpaceId;
+}
+
+async function liveSpaceId(appId: string): Promise<string | null> {
+  return (await db.app.findUnique({ where: { id: appId }, select: { liveSpaceId: true } }))?.liveSpaceId ?? null;
+}
+
+function asText(value: unknown): string {
+  return value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+export async function listRows(appId: string, table: TableSpec, limit = 1000): Promise<Row[]> {
+  const spaceId = await liveSpaceId(appId);
+  if (!spaceId) return [];
+  const result = await systemRead(spaceId, `SELECT ${table.columns.map(sqlName).join(', ')} FROM ${sqlName(table.name)} ORDER BY id LIMIT ${Math.floor(limit)}`);
+  return result.rows.map((r) => Object.fromEntries(table.columns.map((c, i) => [c, asText(r[i])])));
+}
+
+export async function countRows(appId: string, table: TableSpec): Promise<number> {
+  const spaceId = await liveSpaceId(appId);
+  if (!spaceId) return 0;
+  const result = await systemRead(spaceId, `SELECT COUNT(*) FROM ${sqlName(table.name)}`);
+  return Number(result.rows[0]?.[0] ?? 0);
+}
+
+/** Who added a row: a visitor (a guest write, named by `label` when known) from `client`. */
+export type RowAuthor = { label: string | null; client: Client };
+
+export async function addRow(appId: string, table: TableSpec, row: Row, by: RowAuthor): Promise<void> {
+  const spaceId = await liveSpaceId(appId);
+  if (!spaceId) throw new ApiError('conflict', 'This app has no live data yet.');
+  const sql = `INSERT INTO ${sqlName(table.name)} (${table.columns.map(sqlName).join(', ')}) VALUES (${table.columns.map(() => '?').join(', ')})`;
+  await systemWrite(spaceId, sql, table.columns.map((c) => row[c] ?? ''), { userId: null, guestName: by.label, kind: 'guest', name: `add to ${table.name}` }, by.client);
+}
+
+/** Going live with copyData: the preview database's rows of the spec's tables, added to the live data. */
+export async function copyPreviewData(appId: string, previewSpaceId: string, spec: AppSpec, userId: string): Promise<number> {
+  const spaceId = await liveSpaceOf(appId, userId);
+  const { tables } = await systemTables(previewSpaceId);
+  const statements: string[] = [];
+  for (const table of spec.tables) {
+    const stored = tables.find((t) => t.name === table.name);
+    if (!stored) continue;
+    const present = table.columns.filter((c) => stored.columns.some((s) => s.name === c));
+    if (present.length === 0) continue;
+    const result = await systemRead(previewSpaceId, `SELECT ${present.map(sqlName).join(', ')} FROM ${sqlName(table.name)} ORDER BY id LIMIT ${MAX_ROWS_PER_TABLE}`);
+    for (const r of result.rows) statements.push(insert(table, table.columns.map((c) => (present.includes(c) ? asText(r[present.indexOf(c)]) : ''))));
+  }
+  await writeBatched(spaceId, statements, { userId, guestName: null, kind: 'member', name: 'app copyData' });
+  return statements.length;
+}
+
+/**
+ * The export's data.sql: the dump of the live data's database, or of the
+ * preview's for an app never put live.
+ */
+export async function dataDump(appId: string, previewSpaceId: string): Promise<string> {
+  return systemDump((await liveSpaceId(appId)) ?? previewSpaceId);
 }

@@ -1,7 +1,8 @@
 // The export: a zip, streamed (yazl), holding a project that runs on its own:
 //   <slug>/public/…      the app's files (the live version, else the preview)
-//   <slug>/data.sql      its data as SQL (SQLite): the live tables' rows, or
-//                        the preview's first rows for an app never put live
+//   <slug>/data.sql      its data as SQL (SQLite): the dump of the live data's
+//                        space database, or of the preview's for an app never
+//                        put live (lib/apps/data.ts)
 //   <slug>/server.js     a server with no dependencies (node:http, node:sqlite)
 //   <slug>/package.json  `npm start` runs it
 //   <slug>/README.md
@@ -13,26 +14,9 @@ import { manifestEntries } from '../spaces/manifest.ts';
 import { versionRefs } from '../spaces/publishing.ts';
 import { blobStore } from '../storage/index.ts';
 import { appWith } from './apps.ts';
-import { allRows, specOf, type Row } from './data.ts';
+import { dataDump, specOf } from './data.ts';
 import { EXPORT_SERVER as SERVER } from './export-server.ts';
-import type { AppSpec } from './spec.ts';
 
-
-const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`;
-const sqlName = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
-/** The tables as SQLite statements: one table per app table, an id and a TEXT column per column. */
-export function sqlDump(spec: AppSpec, rows: Map<string, Row[]>): string {
-  const out = ['-- Data of the app, for SQLite (server.js loads it into data.sqlite on its first start).', 'BEGIN;'];
-  for (const table of spec.tables) {
-    out.push(`CREATE TABLE ${sqlName(table.name)} (id INTEGER PRIMARY KEY, ${table.columns.map((c) => `${sqlName(c)} TEXT NOT NULL DEFAULT ''`).join(', ')});`);
-    for (const row of rows.get(table.name) ?? []) {
-      out.push(`INSERT INTO ${sqlName(table.name)} (${table.columns.map(sqlName).join(', ')}) VALUES (${table.columns.map((c) => sqlString(row[c] ?? '')).join(', ')});`);
-    }
-  }
-  out.push('COMMIT;', '');
-  return out.join('\n');
-}
 
 export async function exportApp({ actor }: SignedInCaller, id: string): Promise<Response> {
   const { row } = await appWith(actor.user.id, id, 'manage');
@@ -41,10 +25,7 @@ export async function exportApp({ actor }: SignedInCaller, id: string): Promise<
   const refs = await versionRefs(row.spaceId, version);
   const spec = await specOf(row.spaceId, version);
   if (!refs || !spec) throw new ApiError('conflict', 'This version of the app cannot be exported.');
-  const rows =
-    row.liveVersion !== null
-      ? await allRows(row.id)
-      : new Map(spec.tables.map((t) => [t.name, t.rows.map((r) => Object.fromEntries(t.columns.map((c, i) => [c, r[i] ?? ''])))]));
+  const dump = await dataDump(row.id, row.spaceId);
   const entries = await manifestEntries(refs);
   const dir = row.slug;
   const zip = new yazl.ZipFile();
@@ -58,7 +39,7 @@ export async function exportApp({ actor }: SignedInCaller, id: string): Promise<
         .catch((error: Error) => done(error, null as never));
     });
   }
-  zip.addBuffer(Buffer.from(sqlDump(spec, rows)), `${dir}/data.sql`, { mtime });
+  zip.addBuffer(Buffer.from(dump), `${dir}/data.sql`, { mtime });
   zip.addBuffer(Buffer.from(SERVER), `${dir}/server.js`, { mtime });
   const pkg = { name: dir, version: `1.0.${version}`, private: true, type: 'module', scripts: { start: 'node server.js' }, engines: { node: '>=22.5' } };
   zip.addBuffer(Buffer.from(`${JSON.stringify(pkg, null, 2)}\n`), `${dir}/package.json`, { mtime });

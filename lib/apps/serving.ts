@@ -256,22 +256,25 @@ async function answerFile(app: LiveApp, raw: string, url: URL): Promise<AppAnswe
   return { kind: 'file', file: new FileAnswer({ sha256: entry.sha256, size: entry.size, contentType: contentTypeOf(entry.path, entry.contentType) }, headers) };
 }
 
+/** "Administrator" (owner link), "@handle" (signed in), or null (a join code or a public app). */
+async function visitorLabel(admin: boolean, endUser: string | null): Promise<string | null> {
+  if (admin) return 'Administrator';
+  if (!endUser) return null;
+  const row = await db.appEndUser.findUnique({ where: { id: endUser }, select: { userId: true } });
+  const person = row?.userId ? await db.user.findUnique({ where: { id: row.userId }, select: { handle: true } }) : null;
+  return person ? `@${person.handle}` : null;
+}
+
 async function answerApi(app: LiveApp, path: string, visit: AppVisit, admin: boolean, endUser: string | null): Promise<AppAnswer> {
   if (path === 'session') {
     if (visit.method !== 'GET') return apiError(405, 'method_not_allowed', 'Use GET.');
-    let label: string | null = admin ? 'Administrator' : null;
-    if (!label && endUser) {
-      const row = await db.appEndUser.findUnique({ where: { id: endUser }, select: { userId: true } });
-      const person = row?.userId ? await db.user.findUnique({ where: { id: row.userId }, select: { handle: true } }) : null;
-      label = person ? `@${person.handle}` : null;
-    }
-    return { kind: 'json', status: 200, body: { admin, label } };
+    return { kind: 'json', status: 200, body: { admin, label: await visitorLabel(admin, endUser) } };
   }
   const match = /^tables\/([a-z][a-z0-9_]{0,59})$/.exec(path);
   const spec = await specOf(app.spaceId, app.liveVersion!);
   const table = match && spec ? spec.tables.find((t) => t.name === match[1]) : undefined;
   if (!table) return apiError(404, 'not_found', 'No such table in this app.');
-  if (visit.method === 'GET') return { kind: 'json', status: 200, body: { columns: table.columns, rows: await listRows(app.id, table.name) } };
+  if (visit.method === 'GET') return { kind: 'json', status: 200, body: { columns: table.columns, rows: await listRows(app.id, table) } };
   if (visit.method !== 'POST') return apiError(405, 'method_not_allowed', 'Use GET or POST.');
   if (!table.guestWrites && !admin) return apiError(403, 'forbidden', 'Visitors may not add rows to this table.');
   const values = (visit.json as { values?: unknown } | undefined)?.values;
@@ -291,7 +294,8 @@ async function answerApi(app: LiveApp, path: string, visit: AppVisit, admin: boo
   const unknown = Object.keys(values).find((k) => !table.columns.includes(k));
   if (unknown) return apiError(400, 'bad_request', `values.${unknown.slice(0, 100)}: no such column.`);
   if (!row[table.columns[0]]) return apiError(400, 'bad_request', `values.${table.columns[0]}: required.`);
-  if ((await countRows(app.id, table.name)) >= MAX_ROWS_PER_TABLE) return apiError(403, 'forbidden', `This table holds its limit of ${MAX_ROWS_PER_TABLE} rows.`);
-  await addRow(app.id, table.name, row);
+  if ((await countRows(app.id, table)) >= MAX_ROWS_PER_TABLE) return apiError(403, 'forbidden', `This table holds its limit of ${MAX_ROWS_PER_TABLE} rows.`);
+  // A guest write in the live data's log, named as the session endpoint names the visitor.
+  await addRow(app.id, table, row, { label: await visitorLabel(admin, endUser), client: visit.client });
   return { kind: 'json', status: 201, body: { row } };
 }

@@ -35,6 +35,7 @@ export const app = z
     previewVersion: z.number().int(),
     previewUrl: z.string().meta({ description: 'The preview, served as the space (members of the workspace).' }),
     liveVersion: z.number().int().nullable(),
+    liveDataSpaceId: z.string().nullable().meta({ description: "The space whose database holds the live data (kind app; made when the app first goes live): query it and read its write log with the space database endpoints." }),
     liveUrl: z.string().nullable(),
     access: appAccess,
     joinCode: z.string().nullable().meta({ description: 'Only for callers who can manage the app.' }),

@@ -4,7 +4,7 @@
 // pool (pool.ts, worker.ts); the history lives in Postgres and the blob store
 // (history.ts), so any instance can serve any space.
 import fs from 'node:fs';
-import type { Caller } from '../access/caller.ts';
+import { UNKNOWN_CLIENT, type Caller } from '../access/caller.ts';
 import { limitsOf } from '../billing/plans.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
@@ -70,8 +70,8 @@ async function runJob<T>(job: Job): Promise<T> {
 }
 
 /** The plan's database size cap, as SQLite pages (4096 bytes). */
-async function maxPageCount(loaded: LoadedSpace): Promise<number> {
-  const workspace = await db.workspace.findUniqueOrThrow({ where: { id: loaded.space.workspaceId }, select: { plan: true } });
+async function maxPageCount(space: SpaceRef): Promise<number> {
+  const workspace = await db.workspace.findUniqueOrThrow({ where: { id: space.workspaceId }, select: { plan: true } });
   const bytes = limitsOf(workspace).databaseBytes;
   return bytes === null ? 2 ** 31 - 2 : Math.max(2, Math.floor(bytes / 4096));
 }
@@ -97,15 +97,17 @@ function checkLength(sql: string): void {
   }
 }
 
+type SpaceRef = { id: string; workspaceId: string };
+
 /** Runs a write holding the space's lock, records its pages and logs it. */
 async function runWrite(
-  loaded: LoadedSpace,
+  space: SpaceRef,
   caller: Caller,
   job: Omit<RunJob, 'file' | 'op' | 'maxPageCount' | 'maxRows' | 'maxBytes' | 'write'>,
   log: { userId: string | null; guestName: string | null; kind: 'member' | 'guest'; name: string | null },
 ): Promise<RunResult> {
-  const spaceId = loaded.space.id;
-  const pages = await maxPageCount(loaded);
+  const spaceId = space.id;
+  const pages = await maxPageCount(space);
   return withWriteLock(spaceId, config.spacedbTimeoutMs, async (tx, head, file) => {
     const result = await runJob<RunResult>({ op: 'run', file, ...job, write: true, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
     if (result.delta) {
@@ -141,7 +143,7 @@ export async function runQuery(caller: Caller, spaceId: string, readBody: () => 
   const params = bindable(body.params);
   if (body.write) {
     return strip(
-      await runWrite(loaded, caller, { sql: body.sql, params }, { userId: caller.actor!.user.id, guestName: null, kind: 'member', name: null }),
+      await runWrite(loaded.space, caller, { sql: body.sql, params }, { userId: caller.actor!.user.id, guestName: null, kind: 'member', name: null }),
     );
   }
   return withReadCache(spaceId, async (file) =>
@@ -163,7 +165,7 @@ async function runGuestWrite(loaded: LoadedSpace, caller: Caller, body: Query): 
   const statement = (await guestWritesOf(loaded.space.id)).find((s) => s.name === body.sql);
   if (!statement) throw new ApiError('bad_request', `No guest write is named "${body.sql.slice(0, 64)}"; a guest sends a guest write's name as sql.`);
   await guestWriteLimit.consume(addressKey(caller.client.address));
-  return runWrite(loaded, caller, { sql: statement.sql, params: bindable(body.params) }, { userId: null, guestName: body.guest?.name ?? null, kind: 'guest', name: statement.name });
+  return runWrite(loaded.space, caller, { sql: statement.sql, params: bindable(body.params) }, { userId: null, guestName: body.guest?.name ?? null, kind: 'guest', name: statement.name });
 }
 
 export async function overview(caller: Caller, spaceId: string): Promise<TablesResult> {
@@ -238,7 +240,7 @@ export async function exportDump(caller: Caller, spaceId: string): Promise<{ fil
 /** Drops every table, view, index and trigger; `before` is a moment that restores what was. */
 export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ before: number }> {
   const loaded = await spaceWith(caller, spaceId, 'admin');
-  const pages = await maxPageCount(loaded);
+  const pages = await maxPageCount(loaded.space);
   let before = 0;
   await withWriteLock(spaceId, config.spacedbTimeoutMs, async (tx, head, file) => {
     const { tables } = await runJob<TablesResult>({ op: 'tables', file, counts: false });
@@ -310,4 +312,36 @@ export async function restoreDatabase(caller: Caller, spaceId: string, at: numbe
   } finally {
     removeScratch(scratch);
   }
+}
+
+// --- as the system ------------------------------------------------------------------
+// For code that owns a space's database and has already decided who may do
+// what (apps: lib/apps/data.ts). No permission is asked; writes go through the
+// same lock, history and write log as the API's, logged as `log` says, with
+// the origin of `client` (the visitor's, for an app's guest writes).
+
+export type SystemLog = { userId: string | null; guestName: string | null; kind: 'member' | 'guest'; name: string | null };
+
+async function spaceRef(spaceId: string): Promise<SpaceRef> {
+  return db.space.findUniqueOrThrow({ where: { id: spaceId }, select: { id: true, workspaceId: true } });
+}
+
+export async function systemWrite(spaceId: string, sql: string, params: (string | number | null)[], log: SystemLog, client: Caller['client'] = UNKNOWN_CLIENT): Promise<RunResult> {
+  checkLength(sql);
+  const caller: Caller = { actor: null, spaceToken: null, client };
+  return runWrite(await spaceRef(spaceId), caller, { sql, params }, log);
+}
+
+export async function systemRead(spaceId: string, sql: string, params: (string | number | null)[] = []): Promise<RunResult> {
+  return withReadCache(spaceId, (file) => runJob<RunResult>({ op: 'run', file, sql, params, write: false, maxPageCount: 0, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES }));
+}
+
+export async function systemTables(spaceId: string): Promise<TablesResult> {
+  const head = await headOf(db, spaceId);
+  if (head.headSeq === 0) return { tables: [], databaseSize: 0 };
+  return withReadCache(spaceId, (file) => runJob<TablesResult>({ op: 'tables', file, counts: false }));
+}
+
+export async function systemDump(spaceId: string): Promise<string> {
+  return (await withReadCache(spaceId, (file) => runJob<{ text: string }>({ op: 'dump', file }))).text;
 }

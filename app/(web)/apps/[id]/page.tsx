@@ -56,6 +56,7 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
                   Join code: <code className="rounded bg-slate-100 px-2 py-1 text-base tracking-widest" data-testid="join-code">{app.joinCode}</code>
                 </p>
               ) : null}
+              {app.liveDataSpaceId ? <p><a className="text-brand" href={`/spaces/${app.liveDataSpaceId}/database`} data-testid="live-data">Live data (database)</a></p> : null}
               {app.canManage ? (
                 <>
                   <AppActions app={app} />
