@@ -7,7 +7,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Job, Refusal } from './worker.ts';
 
-const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+// Resolved when a process is first started, not when the module loads: the
+// web app's bundle imports this module (app pages call the apps domain) but
+// never starts a query process, and the bundler cannot evaluate this at load.
+const workerFile = () => fileURLToPath(new URL('./worker.ts', import.meta.url));
 
 export class JobKilled extends Error {
   readonly ms: number;
@@ -50,7 +53,7 @@ export class Pool {
 
   private spawn(): Child {
     const child: Child = {
-      process: fork(WORKER, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--disable-warning=ExperimentalWarning'] }),
+      process: fork(workerFile(), [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--disable-warning=ExperimentalWarning'] }),
       busy: false,
     };
     child.process.unref();
