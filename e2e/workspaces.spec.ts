@@ -90,8 +90,8 @@ test('an invitation by handle waits on the dashboard until it is accepted', asyn
   await invitee.getByRole('button', { name: 'Accept the invitation to Handle Team' }).click();
   await expect(invitee).toHaveURL(/\/w\/handle-team$/);
   await expect(invitee.getByText('you are viewer')).toBeVisible();
-  // A viewer sees the members and spaces but none of the administration.
-  await expect(invitee.getByRole('navigation', { name: 'Workspace' }).getByRole('link')).toHaveText(['Members', 'Spaces']);
+  // A viewer sees the members, spaces, apps and the plan (read-only) but none of the administration.
+  await expect(invitee.getByRole('navigation', { name: 'Workspace' }).getByRole('link')).toHaveText(['Members', 'Spaces', 'Apps', 'Billing']);
   await expect(invitee.getByRole('region', { name: 'Invite by handle' })).toHaveCount(0);
 
   await page.reload();
