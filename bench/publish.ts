@@ -15,6 +15,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient, type AtriumClient } from '../lib/client/index.ts';
+import { buildCli } from '../scripts/build-cli.ts';
 import { spacesApi } from '../lib/schemas/spaces.ts';
 import { fileBody } from '../cli/context.ts';
 import { eachLimit } from '../cli/pool.ts';
@@ -76,9 +77,10 @@ async function downloadAll(urls: string[], headers: Record<string, string>): Pro
   return seconds(started);
 }
 
-function cliPush(server: string, token: string, dir: string, args: string[] = []): number {
+/** The CLI as people install it: the built bundle (scripts/build-cli.ts), not the sources. */
+function cliPush(cli: string, server: string, token: string, dir: string, args: string[] = []): number {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [path.join(root, 'cli/main.ts'), 'push', dir, ...args], {
+  const result = spawnSync(process.execPath, [cli, 'push', dir, ...args], {
     env: { ...process.env, ATRIUM_URL: server, ATRIUM_TOKEN: token, ATRIUM_CONFIG_DIR: path.join(workDir, 'cli-config') },
     encoding: 'utf8',
   });
@@ -134,8 +136,9 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   const cliClient = createClient({ baseUrl: atrium, token: cliToken });
   const cliSpace = await cliClient.call(spacesApi.create, { body: { workspace: 'bench-cli', name: `bench cli ${Date.now()}` } });
   await rm(path.join(target.dir, '.atrium'), { recursive: true, force: true });
-  const cliCold = cliPush(atrium, cliToken, target.dir, ['--space', cliSpace.id]);
-  const cliWarm = cliPush(atrium, cliToken, target.dir, ['--space', cliSpace.id]);
+  const cli = path.join(await buildCli(), 'atrium.js');
+  const cliCold = cliPush(cli, atrium, cliToken, target.dir, ['--space', cliSpace.id]);
+  const cliWarm = cliPush(cli, atrium, cliToken, target.dir, ['--space', cliSpace.id]);
 
   const mb = target.bytes / 1e6;
   const rows = [

@@ -74,6 +74,14 @@ async function push(this: Command, dir: string | undefined, options: { message?:
     say(`Would upload ${planned.missing.length} file(s); nothing was changed.`);
     return;
   }
+  // Nothing added, changed or removed: a commit would create no version, so none is sent.
+  const { added, changed, removed } = planned.diff;
+  if (!planned.missing.length && !added.length && !changed.length && !removed.length && planned.baseVersion > 0) {
+    if (json) return printJson({ version: null, diff: planned.diff, url: space.url, uploaded: 0 });
+    say(`Nothing changed: ${files.length} files, ${formatBytes(totalBytes)} are already the latest version.`);
+    say(space.url);
+    return;
+  }
   await upload(client, spaceId, planned.missing, local, Boolean(json));
 
   let uploaded = new Set(planned.missing).size;
