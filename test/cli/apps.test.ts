@@ -1,15 +1,13 @@
 // `atrium apps …` run as a user runs it, against a real server.
-import { execFile } from 'node:child_process';
 import { mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFrontServer } from '../server.ts';
+import { cliAgainst } from './run-cli.ts';
 import { World } from '../http/world.ts';
 import { bookClub, writeRoom } from '../apps/helpers.ts';
 
-const run = promisify(execFile);
 const server = useFrontServer();
 let w: World;
 
@@ -17,11 +15,7 @@ beforeAll(async () => {
   w = await new World(server.origin, 'ac').build();
 }, 60_000);
 
-async function atrium(token: string, ...args: string[]) {
-  const env = { ...process.env, ATRIUM_URL: server.origin, ATRIUM_TOKEN: token, ATRIUM_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), 'atrium-config-')) };
-  const { stdout } = await run(process.execPath, ['cli/main.ts', ...args], { env });
-  return stdout;
-}
+const atrium = cliAgainst(server);
 
 describe('atrium apps', () => {
   it('lists, shows, puts live, promotes, rolls back, lists deploys and exports', async () => {

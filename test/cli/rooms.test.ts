@@ -1,21 +1,12 @@
 // `atrium rooms …` run as a user runs it, against a real server.
-import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { signIn } from '../helpers.ts';
 import { useFrontServer } from '../server.ts';
+import { cliAgainst } from './run-cli.ts';
 
-const run = promisify(execFile);
 const server = useFrontServer();
 
-async function atrium(token: string, ...args: string[]) {
-  const env = { ...process.env, ATRIUM_URL: server.origin, ATRIUM_TOKEN: token, ATRIUM_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), 'atrium-config-')) };
-  const { stdout } = await run(process.execPath, ['cli/main.ts', ...args], { env });
-  return stdout;
-}
+const atrium = cliAgainst(server);
 
 describe('atrium rooms', () => {
   it('creates, lists, shows, invites, exports, lists sources and deletes rooms and live spaces', async () => {
