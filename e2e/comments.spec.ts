@@ -2,30 +2,14 @@
 // comment, a second person replies, the thread is resolved, a guest comments
 // on a public space that takes guest comments, and a thread is started on a
 // published page in review mode (the sandboxed frame).
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-
-async function signIn(page: Page, handle: string) {
-  await page.goto('/signin');
-  await page.getByLabel('Handle').fill(handle);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
+import { signIn, push } from './helpers.ts';
 
 async function token(request: APIRequestContext, handle: string): Promise<string> {
   const answer = await request.post('/v1/auth/dev-login', { data: { handle, label: 'cli' } });
   expect(answer.status()).toBe(200);
   return (await answer.json()).token;
-}
-
-async function push(request: APIRequestContext, token: string, spaceId: string, files: Record<string, string>, message: string) {
-  const headers = { authorization: `Bearer ${token}` };
-  const entries = Object.entries(files).map(([path, content]) => ({ path, sha256: createHash('sha256').update(content).digest('hex'), size: Buffer.byteLength(content) }));
-  const plan = await (await request.post(`/v1/spaces/${spaceId}/push/plan`, { headers, data: { files: entries } })).json();
-  for (const e of entries.filter((e) => plan.missing.includes(e.sha256))) {
-    await request.put(`/v1/spaces/${spaceId}/blobs/${e.sha256}`, { headers, data: Buffer.from(files[e.path]) });
-  }
-  expect((await request.post(`/v1/spaces/${spaceId}/versions`, { headers, data: { files: entries, message } })).status()).toBe(200);
 }
 
 /** Selects `text` inside `within` with the mouse, as a person drags over it. */

@@ -2,14 +2,8 @@
 // header's account menu; blocking someone from their profile lists them under
 // Settings → Blocked users and collapses their comments.
 import { randomBytes } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
-
-async function signIn(page: Page, handle: string) {
-  await page.goto('/signin');
-  await page.getByLabel('Handle').fill(handle);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
+import { expect, test } from '@playwright/test';
+import { signIn } from './helpers.ts';
 
 test('a person sets a display name and sees it in the header', async ({ page }) => {
   const handle = `named-${randomBytes(3).toString('hex')}`;

@@ -3,32 +3,16 @@
 // (markdown links, history diffs, restore), the 404 page, confirm dialogs
 // and toasts, and no page wider than a 390-pixel screen. An axe check runs on
 // the main pages; screenshots are kept under .atrium/test-results/screenshots.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn, push } from './helpers.ts';
 
 const SHOTS = '.atrium/test-results/screenshots';
 const WIDTHS = [
   { name: 'desktop', width: 1280, height: 900 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
-
-async function signIn(page: Page, handle: string) {
-  await page.goto('/signin');
-  await page.getByLabel('Handle').fill(handle);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
-
-async function push(request: APIRequestContext, token: string, spaceId: string, files: Record<string, string>, message: string) {
-  const headers = { authorization: `Bearer ${token}` };
-  const entries = Object.entries(files).map(([path, content]) => ({ path, sha256: createHash('sha256').update(content).digest('hex'), size: Buffer.byteLength(content) }));
-  const plan = await (await request.post(`/v1/spaces/${spaceId}/push/plan`, { headers, data: { files: entries } })).json();
-  for (const e of entries.filter((e) => plan.missing.includes(e.sha256))) {
-    await request.put(`/v1/spaces/${spaceId}/blobs/${e.sha256}`, { headers, data: Buffer.from(files[e.path]) });
-  }
-  expect((await request.post(`/v1/spaces/${spaceId}/versions`, { headers, data: { files: entries, message } })).status()).toBe(200);
-}
 
 /** No page may be wider than the screen (the phone layout broke on long code and tables). */
 async function expectNoSideways(page: Page) {
