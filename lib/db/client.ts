@@ -8,6 +8,7 @@
 // transaction client it is given, never `db`: a second connection taken while
 // one is held deadlocks the pool once enough transactions run at once.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { config } from '../config.ts';
@@ -125,7 +126,19 @@ export async function query<Row extends object>(text: string, values: unknown[] 
     for (const listener of rawQueryListeners) listener();
   }
   if (!config.databaseUrl) throw new Error('DATABASE_URL is not set: start Atrium with `npm start`, which provides a database.');
-  return (await pool.query<Row>(text, values)).rows;
+  return (await pool.query<Row>({ name: statementName(text), text, values })).rows;
+}
+
+// Each statement is prepared once per connection under a name of its text, so
+// PostgreSQL parses and plans a hot statement once rather than on every call.
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `atrium_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
 export type { PrismaClient };
 export { Prisma } from './generated/client.ts';

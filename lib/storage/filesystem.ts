@@ -8,18 +8,50 @@ import { Readable } from 'node:stream';
 import type { BlobStore } from './index.ts';
 import { hashMismatch, meter } from './meter.ts';
 
+// Bytes gathered before a write: one write for most blobs, little memory per upload.
+const WRITE_BATCH_BYTES = 256 * 1024;
+
 export function filesystemStore(root: string): BlobStore {
   const tmp = path.join(root, 'tmp');
   const blobPath = (sha256: string) => path.join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  // Folders this process has made (at most 65,537), so that storing a blob
+  // does not ask for its folder every time.
+  const made = new Set<string>();
+  /** Runs `action` in `dir`, made first if need be, and once more if the folder was removed meanwhile. */
+  async function inFolder<T>(dir: string, action: () => Promise<T>): Promise<T> {
+    if (!made.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      made.add(dir);
+    }
+    try {
+      return await action();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdir(dir, { recursive: true });
+      return action();
+    }
+  }
 
   return {
     async put(body, { sha256, maxBytes, admit }) {
-      await mkdir(tmp, { recursive: true });
       const temporary = path.join(tmp, randomUUID());
       const measured = meter(maxBytes);
-      const file = await open(temporary, 'wx');
+      const file = await inFolder(tmp, () => open(temporary, 'wx'));
       try {
-        for await (const chunk of body.pipeThrough(measured.transform)) await file.write(chunk);
+        // Chunks are written in batches: most blobs are small and take one write.
+        let batch: Uint8Array[] = [];
+        let batched = 0;
+        for await (const chunk of body) {
+          measured.add(chunk);
+          batch.push(chunk);
+          batched += chunk.byteLength;
+          if (batched >= WRITE_BATCH_BYTES) {
+            await file.writev(batch);
+            batch = [];
+            batched = 0;
+          }
+        }
+        if (batch.length) await file.writev(batch);
         await file.datasync();
       } catch (error) {
         await file.close();
@@ -41,8 +73,7 @@ export function filesystemStore(root: string): BlobStore {
         }
       }
       const final = blobPath(stored.sha256);
-      await mkdir(path.dirname(final), { recursive: true });
-      await rename(temporary, final);
+      await inFolder(path.dirname(final), () => rename(temporary, final));
       return stored;
     },
 

@@ -15,8 +15,9 @@
 // statement itself and skip rows locked by such a transaction (SKIP LOCKED);
 // a commit whose blob went before it locked it finds it missing and answers
 // 409 (plan again). Bytes are deleted while their Blob row is locked, and a
-// store writes a blob's row (claimBlob) before making its bytes visible, so
-// bytes being stored again are never deleted. Several instances may sweep at
+// store writes or refreshes a blob's row before making its bytes visible
+// (claimBlob; a blob PUT refreshes it before reading them, in startBlobPut),
+// so bytes being stored again are never deleted. Several instances may sweep at
 // once: they skip each other's rows.
 import { gunzipSync } from 'node:zlib';
 import { config } from '../config.ts';

@@ -11,19 +11,24 @@ export function meter(maxBytes: number) {
   const hash = createHash('sha256');
   let size = 0;
   let failure: ApiError | null = null;
-  const transform = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      size += chunk.byteLength;
-      if (size > maxBytes) {
-        failure = new ApiError('too_large', `The file is larger than the limit of ${formatBytes(maxBytes)}.`);
-        throw failure;
-      }
-      hash.update(chunk);
-      controller.enqueue(chunk);
-    },
-  });
+  /** Counts and hashes one chunk; throws too_large once past the limit. */
+  const add = (chunk: Uint8Array) => {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      failure = new ApiError('too_large', `The file is larger than the limit of ${formatBytes(maxBytes)}.`);
+      throw failure;
+    }
+    hash.update(chunk);
+  };
   return {
-    transform,
+    add,
+    /** The same as a stream stage, for stores that hand the bytes on as a stream. */
+    transform: new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        add(chunk);
+        controller.enqueue(chunk);
+      },
+    }),
     /** Call once the stream has ended. */
     result: () => ({ sha256: hash.digest('hex'), size }),
     /** The limit's error once passed; a store that sees the stream fail through another layer rethrows it. */

@@ -131,12 +131,17 @@ export async function holdBlob(sql: Sql, reservation: Reservation, stored: Store
   // A reservation that expired while its upload ran was already given back; its bytes then count without one.
   const values = [reservation.id ?? '', workspaceId, stored.sha256, stored.size];
   // Outside a transaction (`db`), plain SQL on the shared pool: once per uploaded blob, a hot path.
-  if (sql === db) await query(HOLD_BLOB, values);
+  if (sql === db) await query(HOLD_BLOB_ALONE, values);
   else await sql.$executeRawUnsafe(HOLD_BLOB, ...values);
 }
 
+// The Blob row is written here too, so a blob PUT (whose existing Blob row
+// startBlobPut refreshed before reading the bytes) needs no claimBlob.
 const HOLD_BLOB = `
-  WITH reserved AS (
+  WITH blob AS (
+    INSERT INTO "Blob" ("sha256", "size") VALUES ($3, $4)
+    ON CONFLICT ("sha256") DO UPDATE SET "lastUsedAt" = now()
+  ), reserved AS (
     DELETE FROM "StorageReservation" WHERE "id" = $1 RETURNING "bytes"
   ), held AS (
     INSERT INTO "WorkspaceBlob" ("workspaceId", "sha256") VALUES ($2, $3)
@@ -147,6 +152,14 @@ const HOLD_BLOB = `
     "storageBytes" = "storageBytes" + CASE WHEN (SELECT "inserted" FROM held) THEN $4::bigint ELSE 0 END,
     "storageReserved" = "storageReserved" - COALESCE((SELECT "bytes" FROM reserved), 0)
   WHERE "id" = $2`;
+
+// Alone, the statement commits without waiting for its WAL to reach the disk
+// (synchronous_commit off, for this transaction only): a PUT then costs no
+// disk flush of PostgreSQL's. Nothing is lost by it: whatever names the blob
+// (a version, a source) commits synchronously later, which flushes this
+// first; a crash of PostgreSQL itself may forget the last fraction of a
+// second of holds, and their pushes then plan again and upload those blobs.
+const HOLD_BLOB_ALONE = `${HOLD_BLOB} AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'`;
 
 export type BlobPutStart =
   /** No such space. */
@@ -166,7 +179,11 @@ export type BlobPutStart =
  * The start of a blob PUT in one statement: the space and the caller's
  * membership, refreshing the blob when the workspace holds it, else reserving
  * `length` bytes of room (see reserveStorage; the limit is checked on the
- * workspace row under its lock). `pushRoles` are the roles that may push.
+ * workspace row under its lock) and refreshing the blob's Blob row if there is
+ * one. That refresh does claimBlob's work before the bytes are read: the
+ * collector cannot delete those bytes during the grace period that starts
+ * here, and a Blob row that does not exist yet has nothing to collect.
+ * `pushRoles` are the roles that may push.
  */
 export async function startBlobPut(input: {
   spaceId: string;
@@ -201,6 +218,9 @@ export async function startBlobPut(input: {
        INSERT INTO "StorageReservation" ("id", "workspaceId", "bytes", "expiresAt")
        SELECT $7, "id", $5::bigint, now() + make_interval(secs => $8) FROM reserved
        RETURNING 1
+     ), claimed AS (
+       UPDATE "Blob" b SET "lastUsedAt" = now() FROM pusher
+       WHERE b."sha256" = $3 AND NOT EXISTS (SELECT 1 FROM touched)
      )
      SELECT s."workspaceId", s."role", s."plan",
        (SELECT count(*) FROM touched)::int AS "touched", (SELECT count(*) FROM booked)::int AS "reserved"

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PUT as putBlobRoute } from '@/app/v1/spaces/[id]/blobs/[sha256]/route.ts';
 import { POST as planRoute } from '@/app/v1/spaces/[id]/push/plan/route.ts';
 import { POST as commitRoute } from '@/app/v1/spaces/[id]/versions/route.ts';
 import { config } from '@/lib/config.ts';
@@ -118,6 +119,47 @@ describe('the storage collector', () => {
     expect(await stored('gc only mine')).toBe(false);
     expect(await stored('gc both hold')).toBe(true);
     expect((await storageUsage(theirs.workspace.id)).used).toBe(12);
+  });
+
+  it('keeps the bytes of an old blob nobody holds while they are being stored again', async () => {
+    const one = await signIn('gc-h');
+    const two = await signIn('gc-i');
+    const mine = await makeSpace(one.token, 'gc-h');
+    const theirs = await makeSpace(two.token, 'gc-i');
+    await push(one.token, mine.id, { 'a.txt': 'gc stored again' });
+    await db.workspace.delete({ where: { id: mine.workspace.id } });
+    await age(theirs.workspace.id);
+    // The same bytes PUT again; their body is held back until the collector has run.
+    const content = new TextEncoder().encode('gc stored again');
+    let reading!: () => void;
+    const read = new Promise<void>((resolve) => (reading = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          reading();
+          await released;
+          controller.enqueue(content);
+          controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const request = new Request(`http://localhost/v1/spaces/${theirs.id}/blobs/${sha('gc stored again')}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${two.token}`, 'content-length': String(content.byteLength) },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const put = putBlobRoute(request, { params: Promise.resolve({ id: theirs.id, sha256: sha('gc stored again') }) });
+    await read;
+    expect(await sweepStorage({ graceMs: HOUR })).toMatchObject({ deleted: 0 });
+    expect(await stored('gc stored again')).toBe(true);
+    release();
+    expect((await put).status).toBe(204);
+    expect((await commit(two.token, theirs.id, { 'a.txt': 'gc stored again' })).status).toBe(200);
+    expect(await stored('gc stored again')).toBe(true);
   });
 
   it('removes temporary files untouched for the grace period and keeps fresh ones', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,31 @@ describe('filesystem store layout', () => {
     await code(store.put(stream('mismatch'), { sha256: sha('other'), maxBytes: 100 }));
     const hash = sha('layout');
     expect(await files(root)).toEqual([path.join(hash.slice(0, 2), hash.slice(2, 4), hash)]);
+  });
+
+  it('makes its folders again when they are removed while it runs', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'atrium-blobs-'));
+    const store = filesystemStore(root);
+    await store.put(stream('first'), { maxBytes: 100 });
+    await rm(root, { recursive: true });
+    expect(await store.put(stream('first'), { maxBytes: 100 })).toEqual({ sha256: sha('first'), size: 5 });
+    expect(await new Response(await store.get(sha('first'))).text()).toBe('first');
+  });
+
+  it('writes a blob of many chunks, larger than one write, intact', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'atrium-blobs-'));
+    const store = filesystemStore(root);
+    const chunk = 'abcdefgh'.repeat(8 * 1024); // 64 KiB
+    const text = chunk.repeat(20) + 'end';
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 20; i++) controller.enqueue(new TextEncoder().encode(chunk));
+        controller.enqueue(new TextEncoder().encode('end'));
+        controller.close();
+      },
+    });
+    expect(await store.put(body, { sha256: sha(text), maxBytes: text.length })).toEqual({ sha256: sha(text), size: text.length });
+    expect(await new Response(await store.get(sha(text))).text()).toBe(text);
   });
 });
 
