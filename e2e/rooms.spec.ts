@@ -143,13 +143,18 @@ test('a live space’s people and sources panels: invite by e-mail and join from
   await expect(visitor.getByRole('textbox', { name: 'Page Notes' })).toHaveAttribute('contenteditable', 'false');
   await expect(visitor.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
 
-  // Sources: upload with a progress bar, read, hidden from AI, deleted.
+  // Sources: upload with a progress bar, read, hidden from AI, deleted; the guest's open panel follows without reloading.
+  await guest.goto(url);
+  await guest.getByRole('tab', { name: 'sources' }).click();
+  const guestSources = guest.getByRole('region', { name: 'Sources' });
+  await expect(guestSources).toContainText('No sources yet.');
   await owner.getByRole('tab', { name: 'sources' }).click();
   const sources = owner.getByRole('region', { name: 'Sources' });
   await sources.locator('input[type=file]').setInputFiles({ name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n\nThe launch is on Friday.\n') });
   const file = sources.getByRole('list', { name: 'Source files' }).getByRole('listitem').filter({ hasText: 'notes.md' });
   await expect(file).toContainText('characters read');
   await expect(file).toContainText('The launch is on Friday.');
+  await expect(guestSources).toContainText('notes.md');
   // The box follows the server's answer, not the click.
   await file.getByLabel('Hide from AI').click();
   await expect(file).toContainText('hidden from AI');
@@ -160,4 +165,5 @@ test('a live space’s people and sources panels: invite by e-mail and join from
   owner.once('dialog', (dialog) => dialog.accept());
   await file.getByRole('button', { name: 'Delete' }).click();
   await expect(sources).toContainText('No sources yet.');
+  await expect(guestSources).toContainText('No sources yet.');
 });

@@ -127,9 +127,17 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
     }
   };
 
+  const tell = (roomId: string, what: 'people' | 'sources') => {
+    for (const connection of connectionsOf(roomId)) send(connection, { kind: 'changed', what });
+  };
+
   const onEvent = (event: RoomEvent) => {
-    if (event.kind === 'access') return void recheck(event.roomId);
-    if (event.roomId && !hocuspocus.documents.has(event.roomId)) return;
+    if (event.kind === 'access') {
+      if (event.roomId) tell(event.roomId, 'people');
+      return void recheck(event.roomId);
+    }
+    if (!hocuspocus.documents.has(event.roomId)) return;
+    if (event.kind === 'changed') return tell(event.roomId, event.what);
     if (event.kind === 'chat.deleted') {
       for (const connection of connectionsOf(event.roomId)) send(connection, { kind: 'chat.deleted', messageId: event.messageId });
       return;

@@ -22,6 +22,7 @@ export type ServerEvent =
   | { kind: 'chat.error'; id: string | null; message: string }
   | { kind: 'access'; role: string; caps: Caps }
   | { kind: 'access.revoked'; message: string }
+  | { kind: 'changed'; what: 'people' | 'sources' }
   | { kind: 'error'; message: string };
 
 export type Status = 'connecting' | 'connected' | 'disconnected' | 'revoked';

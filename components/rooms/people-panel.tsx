@@ -18,7 +18,8 @@ const select = 'rounded-md border border-slate-300 bg-white px-1 py-0.5 text-sm'
 /**
  * Who is in the room and with what role; managers add people by handle,
  * invite by e-mail, change roles, remove people and set link access. A change
- * reaches the other person's open socket within seconds (the server re-checks).
+ * reaches the other person's open socket within seconds (the server re-checks),
+ * and every open panel of the room reads the list again.
  */
 export function PeoplePanel({
   kind,
@@ -26,12 +27,15 @@ export function PeoplePanel({
   caps,
   me,
   present,
+  changes,
 }: {
   kind: RoomKindName;
   room: Room | LiveSpace;
   caps: Caps;
   me: { id: string; handle: string };
   present: { handle?: string }[];
+  /** Changes when the room's people changed elsewhere: the list is read again. */
+  changes: number;
 }) {
   const { api, prefix } = KIND[kind];
   const id = room.id;
@@ -54,7 +58,7 @@ export function PeoplePanel({
 
   useEffect(() => {
     load();
-  }, [load]);
+  }, [load, changes]);
 
   async function act(work: () => Promise<unknown>) {
     setBusy(true);

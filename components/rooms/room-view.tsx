@@ -35,10 +35,14 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
   const [tab, setTab] = useState<'chat' | 'people' | 'sources'>('chat');
   const user = useMemo(() => ({ name: me.name || `@${me.handle}`, color: colorOf(me.id) }), [me]);
   const sendCounter = useRef(0);
+  // Bumped when the server says the room's people or sources changed, and on
+  // every (re)connection, which may have missed such news: the panels reload.
+  const [changes, setChanges] = useState({ people: 0, sources: 0 });
 
   const onEvent = useCallback((event: ServerEvent) => {
     switch (event.kind) {
       case 'hello':
+        setChanges((c) => ({ people: c.people + 1, sources: c.sources + 1 }));
         setAiAvailable(event.ai === true);
         setCaps(event.caps);
         setRole(event.role as Room['role']);
@@ -62,6 +66,9 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
         break;
       case 'access.revoked':
         setRevokedMessage(event.message);
+        break;
+      case 'changed':
+        setChanges((c) => ({ ...c, [event.what]: c[event.what] + 1 }));
         break;
     }
   }, []);
@@ -203,8 +210,8 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
           <div hidden={tab !== 'chat'}>
             <ChatPanel kind={kind} roomId={room.id} messages={messages} caps={caps} me={me.id} send={send} sendError={sendError} connected={status === 'connected'} />
           </div>
-          {tab === 'people' ? <PeoplePanel kind={kind} room={room} caps={caps} me={me} present={present} /> : null}
-          {tab === 'sources' ? <SourcesPanel kind={kind} roomId={room.id} caps={caps} me={me.id} /> : null}
+          {tab === 'people' ? <PeoplePanel kind={kind} room={room} caps={caps} me={me} present={present} changes={changes.people} /> : null}
+          {tab === 'sources' ? <SourcesPanel kind={kind} roomId={room.id} caps={caps} me={me.id} changes={changes.sources} /> : null}
           {caps.manage ? <RoomDanger kind={kind} roomId={room.id} api={api} /> : null}
         </aside>
       </div>

@@ -33,11 +33,12 @@ function upload(path: string, file: File, onProgress: (fraction: number) => void
   });
 }
 
-/** How often the open panel looks for files others attached (sources do not travel over the socket). */
-const REFRESH_MS = 10_000;
-
-/** Files attached to the room: upload with progress, hide from AI, delete. */
-export function SourcesPanel({ kind, roomId, caps, me }: { kind: RoomKindName; roomId: string; caps: Caps; me: string }) {
+/**
+ * Files attached to the room: upload with progress, hide from AI, delete.
+ * `changes` changes when the room's sources changed elsewhere (the socket
+ * says so): the list is read again.
+ */
+export function SourcesPanel({ kind, roomId, caps, me, changes }: { kind: RoomKindName; roomId: string; caps: Caps; me: string; changes: number }) {
   const { api, prefix } = KIND[kind];
   const [sources, setSources] = useState<Source[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -53,9 +54,7 @@ export function SourcesPanel({ kind, roomId, caps, me }: { kind: RoomKindName; r
 
   useEffect(() => {
     load();
-    const timer = setInterval(load, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [load]);
+  }, [load, changes]);
 
   async function act(work: () => Promise<unknown>) {
     setError(null);

@@ -4,7 +4,10 @@
 //   chat          a message was posted: nodes load it and deliver it to their sockets
 //   chat.deleted  a message was deleted
 //   access        roles, members, link access, the room itself or a token changed:
-//                 nodes re-check the room's sockets now (they also poll)
+//                 nodes re-check the room's sockets now (they also poll) and tell
+//                 them its people changed
+//   changed       the room's invitations (people) or sources changed: nodes tell
+//                 the room's sockets, whose open panels read the list again
 import pg from 'pg';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
@@ -15,7 +18,8 @@ export const CHANNEL = 'atrium_rooms';
 export type RoomEvent =
   | { kind: 'chat'; roomId: string; messageId: string }
   | { kind: 'chat.deleted'; roomId: string; messageId: string }
-  | { kind: 'access'; roomId: string | null };
+  | { kind: 'access'; roomId: string | null }
+  | { kind: 'changed'; roomId: string; what: 'people' | 'sources' };
 
 export async function publishRoomEvent(event: RoomEvent): Promise<void> {
   try {

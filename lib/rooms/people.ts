@@ -60,7 +60,11 @@ export async function addPeople(caller: SignedInCaller, kind: RoomKind, id: stri
   const { actor } = caller;
   await roomAccess(actor.user.id, kind, id, 'manage');
   const to = input.to.trim().replace(/^@/, '');
-  if (EMAIL.test(to)) return { member: null, invite: await createInvite(caller, kind, id, to.toLowerCase(), input.role) };
+  if (EMAIL.test(to)) {
+    const invite = await createInvite(caller, kind, id, to.toLowerCase(), input.role);
+    await publishRoomEvent({ kind: 'changed', roomId: id, what: 'people' });
+    return { member: null, invite };
+  }
   if (!HANDLE_PATTERN.test(to)) throw new ApiError('bad_request', 'body.to: must be a handle or an e-mail address.');
   const user = await db.user.findUnique({ where: { handle: to }, select: userSelect });
   if (!user) throw new ApiError('not_found', `No user @${to}.`);
@@ -130,11 +134,12 @@ export async function revokeInvite({ actor }: SignedInCaller, kind: RoomKind, id
   await roomAccess(actor.user.id, kind, id, 'manage');
   const deleted = await db.roomInvite.deleteMany({ where: { id: inviteId, roomId: id, usedAt: null } });
   if (deleted.count === 0) throw new ApiError('not_found', `No pending invite "${inviteId.slice(0, 100)}".`);
+  await publishRoomEvent({ kind: 'changed', roomId: id, what: 'people' });
 }
 
 /** Joins the room of an invite link: single use; the role never lowers one already held. */
 export async function acceptRoomInvite({ actor }: SignedInCaller, kind: RoomKind, token: string): Promise<string> {
-  return db.$transaction(async (tx) => {
+  const roomId = await db.$transaction(async (tx) => {
     const invite = await tx.roomInvite.findUnique({ where: { hash: hashSecret(token) }, select: { id: true, roomId: true, role: true, usedAt: true, expiresAt: true, room: { select: { kind: true } } } });
     if (!invite || invite.room.kind !== kind) throw new ApiError('not_found', 'No such invite link.');
     if (invite.usedAt) throw new ApiError('gone', 'This invite link has already been used.');
@@ -151,6 +156,8 @@ export async function acceptRoomInvite({ actor }: SignedInCaller, kind: RoomKind
     });
     return invite.roomId;
   });
+  await publishRoomEvent({ kind: 'access', roomId });
+  return roomId;
 }
 
 export { roomNotFound };

@@ -23,6 +23,7 @@ import { isMediaType } from '../schemas/common.ts';
 import type { Source } from '../schemas/rooms.ts';
 import { blobStore, type StoredBlob } from '../storage/index.ts';
 import { claimBlob, holdBlob, releaseReservation, reserveStorage } from '../storage/usage.ts';
+import { publishRoomEvent } from './bus.ts';
 import { touchActivity } from './rooms.ts';
 
 /** Characters of extracted text kept. */
@@ -167,6 +168,7 @@ export async function uploadSource(caller: SignedInCaller, kind: RoomKind, id: s
       select: sourceSelect,
     });
     await touchActivity(id, `${name} added by @${actor.user.handle}`);
+    await publishRoomEvent({ kind: 'changed', roomId: id, what: 'sources' });
     return sourceOut(row);
   } catch (error) {
     await releaseReservation(reservation);
@@ -197,6 +199,7 @@ export async function patchSource({ actor }: SignedInCaller, kind: RoomKind, id:
   await roomAccess(actor.user.id, kind, id, 'edit');
   await sourceIn(id, sourceId);
   await db.roomSource.updateMany({ where: { id: sourceId }, data: { hiddenFromAi } });
+  await publishRoomEvent({ kind: 'changed', roomId: id, what: 'sources' });
   return sourceOut(await sourceIn(id, sourceId));
 }
 
@@ -206,6 +209,7 @@ export async function deleteSource({ actor }: SignedInCaller, kind: RoomKind, id
   if (row.uploadedById !== actor.user.id && !roomRoleCan(role, 'edit')) throw new ApiError('forbidden', 'Only its uploader or an editor may delete a source.');
   const deleted = await db.roomSource.deleteMany({ where: { id: sourceId } });
   if (deleted.count === 0) throw new ApiError('not_found', `No source "${sourceId.slice(0, 100)}" here.`);
+  await publishRoomEvent({ kind: 'changed', roomId: id, what: 'sources' });
 }
 
 // --- live-space images -----------------------------------------------------------

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createFrontServer } from '@/server/index.ts';
 import { createRealtime } from '@/realtime/server.ts';
-import { World } from '../http/world.ts';
+import { multipartFile, World } from '../http/world.ts';
 import { connect, ticketUrl, waitFor, type Client } from './socket-helpers.ts';
 
 const realtime = createRealtime({ debounceMs: 200, maxDebounceMs: 1000, recheckMs: 500 });
@@ -61,6 +61,22 @@ describe('room sockets', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(owner.text()).not.toContain('Sneaky edit');
     expect(commenter.messages.find((m) => m.kind === 'hello')).toMatchObject({ role: 'commenter', caps: { edit: false, comment: true } });
+  });
+
+  it("tells the room's sockets when its sources or people change, so open panels read them again", async () => {
+    const owner = await open('owner');
+    const member = await open('member');
+    const { body, type } = multipartFile('notes.txt', 'text/plain', 'live sources');
+    const source = await w.must(200, 'POST', `/v1/rooms/${room}/sources`, { as: w.people.member, raw: body, headers: { 'content-type': type } });
+    for (const c of [owner, member]) await waitFor('sources changed', () => c.messages.find((m) => m.kind === 'changed' && m.what === 'sources'));
+    owner.messages.length = 0;
+    await w.must(204, 'DELETE', `/v1/rooms/${room}/sources/${source.id}`, { as: w.people.member });
+    await waitFor('sources changed on delete', () => owner.messages.find((m) => m.kind === 'changed' && m.what === 'sources'));
+    const invited = await w.must(200, 'POST', `/v1/rooms/${room}/people`, { as: w.people.owner, body: { to: 'live-panels@example.com', role: 'viewer' } });
+    await waitFor('people changed on an invitation', () => member.messages.find((m) => m.kind === 'changed' && m.what === 'people'));
+    member.messages.length = 0;
+    await w.must(204, 'DELETE', `/v1/rooms/${room}/invites/${invited.invite.id}`, { as: w.people.owner });
+    await waitFor('people changed when it is revoked', () => member.messages.find((m) => m.kind === 'changed' && m.what === 'people'));
   });
 
   it('carries chat, with history on connect, and chat.deleted when a message is deleted over the API', async () => {
