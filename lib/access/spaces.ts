@@ -63,10 +63,19 @@ export async function standingOf(actor: Actor | null, space: SpaceForAccess, unl
     where: { workspaceId_userId: { workspaceId: space.workspaceId, userId: actor.user.id } },
     select: { role: true, status: true },
   });
-  if (membership?.status === 'accepted') return { role: membership.role, listedViewer: false, unlocked };
-  // Only someone outside the workspace can owe their view to the list of viewers.
+  if (membership?.status === 'accepted') return standingFrom(membership.role, false, unlocked);
   const viewer = await db.spaceViewer.findUnique({ where: { spaceId_userId: { spaceId: space.id, userId: actor.user.id } }, select: { userId: true } });
-  return { role: null, listedViewer: viewer !== null, unlocked };
+  return standingFrom(null, viewer !== null, unlocked);
+}
+
+/**
+ * The standing from its two facts, for code that reads them together with the
+ * space (loadSpace): the accepted role in the workspace, and whether the caller
+ * is on the space's list of viewers. Only someone outside the workspace can owe
+ * their view to that list.
+ */
+export function standingFrom(role: WorkspaceRole | null, listedViewer: boolean, unlocked = false): Standing {
+  return role ? { role, listedViewer: false, unlocked } : { role: null, listedViewer, unlocked };
 }
 
 export async function spacePermissions(actor: Actor | null, space: SpaceForAccess, unlocked = false): Promise<SpacePermissions> {

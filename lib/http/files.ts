@@ -27,7 +27,7 @@ export async function fileResponse(request: Request, answer: FileAnswer): Promis
   if (status === 200 && request.headers.get('if-none-match')?.split(/\s*,\s*/).includes(etag)) {
     return new Response(null, { status: 304, headers });
   }
-  const body = request.method === 'HEAD' ? null : await blobStore().get(file.sha256);
+  const body = request.method === 'HEAD' ? null : await blobStore().get(file.sha256, file.size);
   if (request.method !== 'HEAD' && !body) throw new ApiError('not_found', 'The stored bytes of this file are missing.');
   return new Response(body, { status, headers: { ...headers, 'content-type': file.contentType, 'content-length': String(file.size) } });
 }

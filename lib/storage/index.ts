@@ -21,8 +21,11 @@ export interface BlobStore {
    * collector never deletes bytes that are about to be named.
    */
   put(body: ReadableStream<Uint8Array>, options: { sha256?: string; maxBytes: number; admit?: (stored: StoredBlob) => Promise<void> }): Promise<StoredBlob>;
-  /** The blob's bytes, or null when the store lacks it. */
-  get(sha256: string): Promise<ReadableStream<Uint8Array> | null>;
+  /**
+   * The blob's bytes, or null when the store lacks it. `size`, when the
+   * caller knows it, lets a store read a small blob in one go.
+   */
+  get(sha256: string, size?: number): Promise<ReadableStream<Uint8Array> | null>;
   /** Deletes these blobs' bytes; one already gone is no error. Only the collector calls it. */
   delete(sha256s: string[]): Promise<void>;
   /** Removes temporary files (partial uploads) last written before `before`; returns how many. */

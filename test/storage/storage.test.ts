@@ -51,6 +51,16 @@ function contract(name: string, make: () => Promise<{ store: BlobStore; stored: 
       expect(await stored()).toEqual(before);
     });
 
+    it('reads the same bytes when told the size, small or large', async () => {
+      const { store } = await make();
+      const large = 'L'.repeat(300 * 1024);
+      await store.put(stream('small and known'), { maxBytes: 100 });
+      await store.put(stream(large), { maxBytes: large.length });
+      expect(await new Response(await store.get(sha('small and known'), 15)).text()).toBe('small and known');
+      expect(await new Response(await store.get(sha(large), large.length)).text()).toBe(large);
+      expect(await store.get(sha('never stored'), 12)).toBeNull();
+    });
+
     it('takes the same blob twice at once', async () => {
       const { store } = await make();
       await Promise.all([1, 2, 3].map(() => store.put(stream('twice'), { sha256: sha('twice'), maxBytes: 100 })));
