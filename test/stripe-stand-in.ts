@@ -3,12 +3,11 @@
 // schedules), kept in memory, reached by the real SDK through its
 // host/port/protocol options (BILLING_PROVIDER_API_URL). Tests drive what
 // "happened at Stripe" with its helpers and send the webhook events Stripe
-// would send, signed with the SDK's own generateTestHeaderString.
+// would send, signed with the SDK's own generateTestHeaderString. Used by the
+// Vitest billing tests and the browser's billing journey (e2e/billing.spec.ts).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
-import { afterAll, afterEach, beforeAll } from 'vitest';
-import { config } from '@/lib/config.ts';
 
 export const PRICES = { pro: 'price_pro_test', team: 'price_team_test', enterprise: 'price_enterprise_test' } as const;
 export const WEBHOOK_SECRET = 'whsec_standin_secret';
@@ -184,22 +183,4 @@ export class StripeStandIn {
   stop() {
     return new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
-}
-
-/** Billing configured against a stand-in for the calling file's tests (reset to "no provider" after them). */
-export function useStripeStandIn() {
-  const stand = new StripeStandIn();
-  const before = structuredClone(config.billing);
-  beforeAll(async () => {
-    await stand.start();
-    config.billing = { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, prices: { ...PRICES }, apiUrl: stand.url };
-  });
-  afterEach(() => {
-    stand.failWith = null;
-  });
-  afterAll(async () => {
-    config.billing = before;
-    await stand.stop();
-  });
-  return stand;
 }

@@ -1,6 +1,6 @@
 // Billing with Stripe, against a local stand-in of its API reached by the real
 // SDK; webhook events are signed with the SDK's generateTestHeaderString.
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POST as webhookRoute } from '@/app/v1/billing/webhook/route.ts';
 import { GET as auditRoute } from '@/app/v1/workspaces/[slug]/audit/route.ts';
 import { POST as checkoutRoute } from '@/app/v1/workspaces/[slug]/billing/checkout/route.ts';
@@ -9,10 +9,29 @@ import { POST as inviteRoute } from '@/app/v1/workspaces/[slug]/members/route.ts
 import { POST as keepRoute } from '@/app/v1/workspaces/[slug]/billing/keep/route.ts';
 import { POST as portalRoute } from '@/app/v1/workspaces/[slug]/billing/portal/route.ts';
 import { GET as stateRoute } from '@/app/v1/workspaces/[slug]/billing/route.ts';
+import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { call, signIn } from '../helpers.ts';
-import { useStripeStandIn } from '../stripe-stand-in.ts';
+import { PRICES, SECRET_KEY, StripeStandIn, WEBHOOK_SECRET } from '../stripe-stand-in.ts';
 import { team, type Person } from '../workspaces/helpers.ts';
+
+/** Billing configured against a stand-in for the calling file's tests (reset to "no provider" after them). */
+function useStripeStandIn() {
+  const stand = new StripeStandIn();
+  const before = structuredClone(config.billing);
+  beforeAll(async () => {
+    await stand.start();
+    config.billing = { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, prices: { ...PRICES }, apiUrl: stand.url };
+  });
+  afterEach(() => {
+    stand.failWith = null;
+  });
+  afterAll(async () => {
+    config.billing = before;
+    await stand.stop();
+  });
+  return stand;
+}
 
 const stand = useStripeStandIn();
 
