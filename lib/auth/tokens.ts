@@ -49,7 +49,16 @@ export async function issueToken(
   return secret;
 }
 
-type TokenRow = { id: string; kind: TokenKind; lastUsedAt: Date | null; expiresAt: Date | null; userId: string; handle: string; name: string | null };
+type TokenRow = { id: string; kind: TokenKind; lastUsedAt: Date | null; userId: string; handle: string; name: string | null };
+
+/** The 401's message for a Bearer token that is not (or no longer) live. */
+export const TOKEN_REFUSED = 'The token is invalid, expired or revoked; sign in again.';
+
+/**
+ * When the token row `t` is live: it exists (revoking deletes it) and has not
+ * expired. The one rule, for every statement that checks a token.
+ */
+export const LIVE_TOKEN = `(t."expiresAt" IS NULL OR t."expiresAt" > now())`;
 
 /**
  * The caller behind a secret, or null when it is unknown or expired. Every
@@ -57,14 +66,17 @@ type TokenRow = { id: string; kind: TokenKind; lastUsedAt: Date | null; expiresA
  * joined to its user) and, at most hourly per token, a write of its last use.
  */
 export async function actorForSecret(secret: string): Promise<Actor | null> {
+  const hash = hashSecret(secret);
   const [token] = await query<TokenRow>(
-    `SELECT t."id", t."kind", t."lastUsedAt", t."expiresAt", u."id" AS "userId", u."handle", u."name"
-       FROM "Token" t JOIN "User" u ON u."id" = t."userId" WHERE t."hash" = $1`,
-    [hashSecret(secret)],
+    `SELECT t."id", t."kind", t."lastUsedAt", u."id" AS "userId", u."handle", u."name"
+       FROM "Token" t JOIN "User" u ON u."id" = t."userId" WHERE t."hash" = $1 AND ${LIVE_TOKEN}`,
+    [hash],
   );
-  if (!token) return null;
+  if (!token) {
+    recent.delete(hash);
+    return null;
+  }
   const now = Date.now();
-  if (token.expiresAt && token.expiresAt.getTime() <= now) return null;
   if (!token.lastUsedAt || now - token.lastUsedAt.getTime() > LAST_USE_RESOLUTION) {
     await query(`UPDATE "Token" SET "lastUsedAt" = $2, "expiresAt" = $3 WHERE "id" = $1`, [
       token.id,
@@ -72,7 +84,33 @@ export async function actorForSecret(secret: string): Promise<Actor | null> {
       new Date(now + TOKEN_IDLE_LIFETIME[token.kind]),
     ]);
   }
-  return { user: { id: token.userId, handle: token.handle, name: token.name }, token: { id: token.id, kind: token.kind } };
+  const actor = { user: { id: token.userId, handle: token.handle, name: token.name }, token: { id: token.id, kind: token.kind } };
+  if (recent.size >= RECENT_MAX) recent.clear();
+  recent.set(hash, { actor, until: now + RECENT_MS });
+  return actor;
+}
+
+// The actors of the last minute's lookups, by token hash, for endpoints whose
+// handler checks the token in its own statement (Endpoint.checksOwnToken).
+// Never trusted alone: a hit only names who the caller claims to be. Shorter
+// than LAST_USE_RESOLUTION, so the hourly record of use still happens.
+const RECENT_MS = 60_000;
+const RECENT_MAX = 10_000;
+const recent = new Map<string, { actor: Actor; until: number }>();
+
+/** The actor a live lookup found for this secret within the last minute, or null. */
+export function recentActor(secret: string): Actor | null {
+  const hash = hashSecret(secret);
+  const hit = recent.get(hash);
+  if (!hit) return null;
+  if (hit.until > Date.now()) return hit.actor;
+  recent.delete(hash);
+  return null;
+}
+
+/** Drops a token's remembered actor once a statement found it revoked or expired. */
+export function forgetToken(tokenId: string): void {
+  for (const [hash, { actor }] of recent) if (actor.token.id === tokenId) recent.delete(hash);
 }
 
 export function sessionCookie(secret: string): string {

@@ -60,7 +60,7 @@ function queryObject(url: URL): Record<string, string> {
 
 async function resolveActor(endpoint: Endpoint, request: Request): Promise<Actor | null> {
   if (endpoint.auth === 'anonymous') return null;
-  const actor = await authenticate(request);
+  const actor = await authenticate(request, { recent: endpoint.checksOwnToken === true });
   if (endpoint.auth === 'optional') return actor;
   if (!actor) throw new ApiError('unauthorized', 'Sign in first: send "Authorization: Bearer <token>".');
   if (endpoint.auth === 'web' && actor.token.kind !== 'web') {

@@ -43,6 +43,14 @@ export type Endpoint<
    * the domain's permission check, never up front.
    */
   maxBodyBytes?: number;
+  /**
+   * The handler's first statement checks the caller's token itself (its row
+   * exists and it has not expired; lib/auth/tokens.ts, LIVE_TOKEN), so the
+   * wrapper may name the caller from the same token's lookup of the last
+   * minute instead of a statement of its own. For the hottest route only (a
+   * blob PUT, once per file of a push); a revoked token still fails at once.
+   */
+  checksOwnToken?: true;
 };
 
 export function endpoint<

@@ -279,6 +279,7 @@ export const spacesApi = {
     tag: publishing,
     summary: "Upload a file's bytes (raw body); refused with 400 when they do not match the hash",
     auth: 'user',
+    checksOwnToken: true,
     params: z.object({ id: spaceId, sha256 }),
     response: null,
     errors: [400, 401, 403, 404, 413],

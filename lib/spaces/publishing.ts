@@ -8,6 +8,7 @@
 // what its pusher listed, with its diff against the version just before it.
 import type { Caller, SignedInCaller } from '../access/caller.ts';
 import { rolesWith } from '../access/capabilities.ts';
+import { forgetToken, TOKEN_REFUSED } from '../auth/tokens.ts';
 import { config } from '../config.ts';
 import { db, query, type PrismaClient } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
@@ -126,18 +127,24 @@ function freshHashes(entries: Entry[], diff: Diff): string[] {
  * it is 403, decided from Content-Length before reading when it is given.
  */
 export async function putBlob(caller: SignedInCaller, id: string, sha256: string, body: IncomingBody, retried = false): Promise<void> {
-  // Every file of a first push comes through here: the space, the caller's
-  // role, the blob's refresh and the room for it are one statement
-  // (startBlobPut); anyone but a member who may push is answered by the
-  // general check (spaceWith), which says why.
+  // Every file of a first push comes through here: the caller's token (the
+  // route names the caller from a recent lookup: checksOwnToken), the space,
+  // the caller's role, the blob's refresh and the room for it are one
+  // statement (startBlobPut); anyone but a member who may push is answered by
+  // the general check (spaceWith), which says why.
   const start = await startBlobPut({
     spaceId: id,
     userId: caller.actor.user.id,
+    tokenId: caller.actor.token.id,
     sha256,
     length: body.length,
     maxBytes: config.maxUploadBytes,
     pushRoles: PUSH_ROLES,
   });
+  if (!start.live) {
+    forgetToken(caller.actor.token.id);
+    throw new ApiError('unauthorized', TOKEN_REFUSED);
+  }
   if (!start.found || !start.pusher) {
     await spaceWith(caller, id, 'push');
     // Let in meanwhile (the role changed between the two reads): ask again, once.

@@ -11,6 +11,7 @@
 // Reserved bytes are kept in Workspace.storageReserved beside the rows that
 // explain them, so a crashed upload's room comes back when its row expires.
 import { randomUUID } from 'node:crypto';
+import { LIVE_TOKEN } from '../auth/tokens.ts';
 import { limitsOf, planName, upgradeHint } from '../billing/plans.ts';
 import { db, query, type PrismaClient } from '../db/client.ts';
 import type { Plan } from '../db/generated/client.ts';
@@ -162,18 +163,22 @@ const HOLD_BLOB = `
 const HOLD_BLOB_ALONE = `${HOLD_BLOB} AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'`;
 
 export type BlobPutStart =
-  /** No such space. */
-  | { found: false }
-  /** The space exists but the caller is not a member who may push: let the general check say why. */
-  | { found: true; pusher: false }
-  /** The workspace already holds the blob (now refreshed): nothing to read. */
-  | { found: true; pusher: true; held: true; workspaceId: string }
-  /**
-   * The blob is to be read: `reservation` holds `length` bytes of room (id
-   * null when the plan has no limit); null when no length was given or it was
-   * over `maxBytes`. `full` when the workspace has no room for it.
-   */
-  | { found: true; pusher: true; held: false; workspaceId: string; reservation: Reservation | null; full: boolean };
+  /** The caller's token was revoked or has expired: nothing else was looked at. */
+  | { live: false }
+  | ({ live: true } & (
+      /** No such space. */
+      | { found: false }
+      /** The space exists but the caller is not a member who may push: let the general check say why. */
+      | { found: true; pusher: false }
+      /** The workspace already holds the blob (now refreshed): nothing to read. */
+      | { found: true; pusher: true; held: true; workspaceId: string }
+      /**
+       * The blob is to be read: `reservation` holds `length` bytes of room (id
+       * null when the plan has no limit); null when no length was given or it was
+       * over `maxBytes`. `full` when the workspace has no room for it.
+       */
+      | { found: true; pusher: true; held: false; workspaceId: string; reservation: Reservation | null; full: boolean }
+    ));
 
 /**
  * The start of a blob PUT in one statement: the space and the caller's
@@ -183,11 +188,14 @@ export type BlobPutStart =
  * one. That refresh does claimBlob's work before the bytes are read: the
  * collector cannot delete those bytes during the grace period that starts
  * here, and a Blob row that does not exist yet has nothing to collect.
- * `pushRoles` are the roles that may push.
+ * `pushRoles` are the roles that may push. It also checks the caller's token
+ * (`tokenId`, which must be live and the user's), so the route may name the
+ * caller from a recent lookup (Endpoint.checksOwnToken).
  */
 export async function startBlobPut(input: {
   spaceId: string;
   userId: string;
+  tokenId: string;
   sha256: string;
   length: number | null;
   maxBytes: number;
@@ -196,12 +204,14 @@ export async function startBlobPut(input: {
   const limits = Object.fromEntries((['free', 'pro', 'team', 'enterprise'] as const satisfies readonly Plan[]).map((plan) => [plan, limitsOf({ plan }).storageBytes]));
   const reservationId = randomUUID();
   const length = input.length !== null && input.length <= input.maxBytes ? input.length : null;
-  const [row] = await query<{ workspaceId: string; role: string | null; plan: Plan; touched: number; reserved: number }>(
-    `WITH s AS (
+  const [row] = await query<{ live: boolean; workspaceId: string | null; role: string | null; plan: Plan; touched: number; reserved: number }>(
+    `WITH live AS (
+       SELECT 1 FROM "Token" t WHERE t."id" = $9 AND t."userId" = $2 AND ${LIVE_TOKEN}
+     ), s AS (
        SELECT s."id", s."workspaceId", m."role", w."plan"
        FROM "Space" s JOIN "Workspace" w ON w."id" = s."workspaceId"
        LEFT JOIN "Membership" m ON m."workspaceId" = s."workspaceId" AND m."userId" = $2 AND m."status" = 'accepted'
-       WHERE s."id" = $1
+       WHERE s."id" = $1 AND EXISTS (SELECT 1 FROM live)
      ), pusher AS (
        SELECT * FROM s WHERE s."role"::text = ANY($4::text[])
      ), touched AS (
@@ -222,20 +232,22 @@ export async function startBlobPut(input: {
        UPDATE "Blob" b SET "lastUsedAt" = now() FROM pusher
        WHERE b."sha256" = $3 AND NOT EXISTS (SELECT 1 FROM touched)
      )
-     SELECT s."workspaceId", s."role", s."plan",
+     SELECT EXISTS (SELECT 1 FROM live) AS "live", s."workspaceId", s."role", s."plan",
        (SELECT count(*) FROM touched)::int AS "touched", (SELECT count(*) FROM booked)::int AS "reserved"
-     FROM s`,
-    [input.spaceId, input.userId, input.sha256, input.pushRoles, length, JSON.stringify(limits), reservationId, RESERVATION_TTL_MS / 1000],
+     FROM (SELECT 1) AS one LEFT JOIN s ON true`,
+    [input.spaceId, input.userId, input.sha256, input.pushRoles, length, JSON.stringify(limits), reservationId, RESERVATION_TTL_MS / 1000, input.tokenId],
   );
-  if (!row) return { found: false };
-  if (row.role === null || !input.pushRoles.includes(row.role)) return { found: true, pusher: false };
+  if (!row.live) return { live: false };
   const { workspaceId } = row;
-  if (row.touched) return { found: true, pusher: true, held: true, workspaceId };
-  if (length === null) return { found: true, pusher: true, held: false, workspaceId, reservation: null, full: false };
+  if (workspaceId === null) return { live: true, found: false };
+  if (row.role === null || !input.pushRoles.includes(row.role)) return { live: true, found: true, pusher: false };
+  const found = { live: true, found: true, pusher: true, workspaceId } as const;
+  if (row.touched) return { ...found, held: true };
+  if (length === null) return { ...found, held: false, reservation: null, full: false };
   const limit = limitsOf({ plan: row.plan }).storageBytes;
-  if (limit === null) return { found: true, pusher: true, held: false, workspaceId, reservation: { id: null, workspaceId, limit: null }, full: false };
-  if (row.reserved) return { found: true, pusher: true, held: false, workspaceId, reservation: { id: reservationId, workspaceId, limit }, full: false };
-  return { found: true, pusher: true, held: false, workspaceId, reservation: null, full: true };
+  if (limit === null) return { ...found, held: false, reservation: { id: null, workspaceId, limit: null }, full: false };
+  if (row.reserved) return { ...found, held: false, reservation: { id: reservationId, workspaceId, limit }, full: false };
+  return { ...found, held: false, reservation: null, full: true };
 }
 
 /**

@@ -115,16 +115,35 @@ describe('PUT blobs/{sha256}', () => {
     expect(again.status).toBe(204);
   });
 
-  it('costs three queries: the token, one for the space, the role, the blob and the room, then one recording the blob', async () => {
+  it('costs two queries once its token was looked up: one for the token, the space, the role, the blob and the room, then one recording the blob', async () => {
     const { token } = await signIn('blob-q');
     const space = await makeSpace(token, 'blob-q');
     await putBlob(token, space.id, 'warm up');
-    expect(await countQueries(() => putBlob(token, space.id, 'counted bytes'))).toBe(3);
+    expect(await countQueries(() => putBlob(token, space.id, 'counted bytes'))).toBe(2);
     const blob = await db.blob.findUniqueOrThrow({ where: { sha256: sha('counted bytes') } });
     expect(Number(blob.size)).toBe('counted bytes'.length);
-    // One the workspace holds already: the token and that one statement.
-    expect(await countQueries(() => putBlob(token, space.id, 'counted bytes'))).toBe(2);
+    // One the workspace holds already: that one statement.
+    expect(await countQueries(() => putBlob(token, space.id, 'counted bytes'))).toBe(1);
     expect(await db.workspaceBlob.count({ where: { workspaceId: (await db.space.findUniqueOrThrow({ where: { id: space.id } })).workspaceId, sha256: sha('counted bytes') } })).toBe(1);
+  });
+
+  it('refuses a token revoked or expired a moment after it was looked up, at once, without reading the bytes', async () => {
+    const one = await signIn('blob-rv');
+    const space = await makeSpace(one.token, 'blob-rv');
+    expect((await putBlob(one.token, space.id, 'before revoking')).status).toBe(204);
+    const { id: tokenId } = await db.token.findUniqueOrThrow({ where: { hash: hashSecret(one.token) }, select: { id: true } });
+    await db.token.delete({ where: { id: tokenId } });
+    const refused = await putBlob(one.token, space.id, 'after revoking');
+    expect(refused.status).toBe(401);
+    expect(refused.json.error.message).toMatch(/revoked/);
+    expect(await blobStore().get(sha('after revoking'))).toBeNull();
+    expect((await putBlob(one.token, space.id, 'after revoking')).status).toBe(401);
+
+    const two = await signIn('blob-ex');
+    const theirs = await makeSpace(two.token, 'blob-ex');
+    expect((await putBlob(two.token, theirs.id, 'before expiring')).status).toBe(204);
+    await db.token.update({ where: { hash: hashSecret(two.token) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await putBlob(two.token, theirs.id, 'after expiring')).status).toBe(401);
   });
 
   it('refuses bytes that do not match the hash with 400 and keeps nothing of them', async () => {
