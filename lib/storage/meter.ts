@@ -22,13 +22,14 @@ export function meter(maxBytes: number) {
   };
   return {
     add,
-    /** The same as a stream stage, for stores that hand the bytes on as a stream. */
-    transform: new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        add(chunk);
-        controller.enqueue(chunk);
-      },
-    }),
+    /** The same as a stream stage, for stores that hand the bytes on as a stream (made when asked: most stores add chunks themselves). */
+    transform: () =>
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          add(chunk);
+          controller.enqueue(chunk);
+        },
+      }),
     /** Call once the stream has ended. */
     result: () => ({ sha256: hash.digest('hex'), size }),
     /** The limit's error once passed; a store that sees the stream fail through another layer rethrows it. */

@@ -30,7 +30,7 @@ export function vercelBlobStore(token: string): BlobStore {
   return {
     async put(body, { sha256, maxBytes, admit }) {
       const measured = meter(maxBytes);
-      const temporary = await put(`tmp/${randomUUID()}`, body.pipeThrough(measured.transform), {
+      const temporary = await put(`tmp/${randomUUID()}`, body.pipeThrough(measured.transform()), {
         ...options,
         addRandomSuffix: false,
         contentType: 'application/octet-stream',
