@@ -25,7 +25,7 @@ import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, start
 import { site } from './site.ts';
 
 const CONCURRENCY = 8;
-const ROUNDS = 3;
+const ROUNDS = 5;
 type Timed = { elapsed: number; cpu: number };
 type Entry = { path: string; sha256: string; size: number; absolute: string };
 
@@ -128,7 +128,7 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   const ratioOf = (r: { atrium: Timed; baseline: Timed }) => r.atrium.elapsed / r.baseline.elapsed;
   const first = [...firstRounds].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor(firstRounds.length / 2)];
 
-  // One changed file: a new index.html, three times (once with --quick); the median is reported.
+  // One changed file: a new index.html, ROUNDS times (once with --quick); the median is reported.
   const oneRounds: { atrium: Timed; baseline: Timed }[] = [];
   let next = entries;
   for (let round = 0; round < (quick ? 1 : ROUNDS); round++) {
