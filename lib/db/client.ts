@@ -131,6 +131,8 @@ export async function query<Row extends object>(text: string, values: unknown[] 
 
 // Each statement is prepared once per connection under a name of its text, so
 // PostgreSQL parses and plans a hot statement once rather than on every call.
+// The text must therefore be a constant (values go in `values`): every
+// distinct text stays prepared on every connection for as long as it lives.
 const statementNames = new Map<string, string>();
 function statementName(text: string): string {
   let name = statementNames.get(text);
