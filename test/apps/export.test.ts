@@ -21,7 +21,14 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
+  // The whole group: npm starts the app's server through a shell, which would outlive npm alone.
+  for (const child of children) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -40,7 +47,12 @@ function unpack(zip: Buffer): string {
 
 async function start(folder: string): Promise<string> {
   // Nothing but Node on the PATH's npm: no network, no install.
-  const child = spawn('npm', ['start', '--silent'], { cwd: folder, env: { PATH: process.env.PATH, HOME: folder, PORT: '0', npm_config_offline: 'true' } as unknown as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: folder,
+    env: { PATH: process.env.PATH, HOME: folder, PORT: '0', npm_config_offline: 'true' } as unknown as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c));
