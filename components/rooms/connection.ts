@@ -94,15 +94,6 @@ export async function connect(
   };
 }
 
-const COLORS = ['#dc2626', '#ea580c', '#ca8a04', '#16a34a', '#0d9488', '#2563eb', '#7c3aed', '#db2777'];
-
-/** A person's caret colour, the same in every browser. */
-export function colorOf(userId: string): string {
-  let hash = 0;
-  for (const char of userId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return COLORS[hash % COLORS.length];
-}
-
 /** A short random page id (crypto.randomUUID needs a secure context; plain-HTTP installs have none). */
 export function newPageId(): string {
   const bytes = new Uint8Array(4);

@@ -4,7 +4,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LiveSpace, Room } from '@/lib/schemas/rooms.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { ChatPanel } from './chat-panel.tsx';
-import { colorOf, connect, type Caps, type ChatMessage, type Connection, type ServerEvent, type Status } from './connection.ts';
+import { colorAmong, colorOf } from './colors.ts';
+import { connect, type Caps, type ChatMessage, type Connection, type ServerEvent, type Status } from './connection.ts';
 import { KIND, type RoomKindName } from './kinds.ts';
 import { PagesSidebar, usePages } from './pages-sidebar.tsx';
 import { PeoplePanel } from './people-panel.tsx';
@@ -33,7 +34,10 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
   // Whether the server has an AI service: told in the socket's hello (rooms only).
   const [aiAvailable, setAiAvailable] = useState(false);
   const [tab, setTab] = useState<'chat' | 'people' | 'sources'>('chat');
-  const user = useMemo(() => ({ name: me.name || `@${me.handle}`, color: colorOf(me.id) }), [me]);
+  // The person's own colour unless someone who came first has it (colorAmong).
+  const own = useMemo(() => colorOf(me.id), [me.id]);
+  const [color, setColor] = useState(own);
+  const user = useMemo(() => ({ name: me.name || `@${me.handle}`, color, own }), [me, color, own]);
   const sendCounter = useRef(0);
   // Bumped when the server says the room's people or sources changed, and on
   // every (re)connection, which may have missed such news: the panels reload.
@@ -97,12 +101,16 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
     awareness.setLocalStateField('user', user);
     const update = () => {
       const list: Present[] = [];
+      const people: { clientId: number; own: string }[] = [];
       awareness.getStates().forEach((state, clientId) => {
-        const u = state.user as { name?: string; color?: string; handle?: string } | undefined;
+        const u = state.user as { name?: string; color?: string; own?: string; handle?: string } | undefined;
+        const theirs = u?.own ?? u?.color;
+        if (theirs) people.push({ clientId, own: theirs });
         if (!u?.name) return;
         list.push({ clientId, name: u.name, color: u.color ?? '#64748b', handle: u.handle, page: state.page as string | undefined, self: clientId === awareness.clientID });
       });
       setPresent(list);
+      setColor(colorAmong(awareness.clientID, people));
     };
     update();
     awareness.on('change', update);
