@@ -1,12 +1,13 @@
 'use client';
 
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import type { LiveSpace, Room, RoomInvite, RoomMember } from '@/lib/schemas/rooms.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import type { Caps } from './connection.ts';
 import { KIND, type RoomKindName } from './kinds.ts';
+import { useRoomList } from './use-room-list.ts';
 
 const ROLES = ['owner', 'editor', 'commenter', 'viewer'] as const;
 const INVITE_ROLES = ['editor', 'commenter', 'viewer'] as const;
@@ -39,39 +40,12 @@ export function PeoplePanel({
 }) {
   const { api, prefix } = KIND[kind];
   const id = room.id;
-  const [members, setMembers] = useState<RoomMember[]>([]);
-  const [invites, setInvites] = useState<RoomInvite[]>([]);
   const [linkAccess, setLinkAccess] = useState(room.linkAccess);
-  const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<RoomInvite | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const load = useCallback(async () => {
-    try {
-      const people = await web.call(api.people, { params: { id } });
-      setMembers(people.members);
-      setInvites(people.invites);
-    } catch (failure) {
-      setError((failure as Error).message);
-    }
-  }, [api, id]);
-
-  useEffect(() => {
-    load();
-  }, [load, changes]);
-
-  async function act(work: () => Promise<unknown>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-      await load();
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const read = useCallback(() => web.call(api.people, { params: { id } }), [api, id]);
+  const { value, error, busy, act } = useRoomList(read, changes);
+  const members: RoomMember[] = value?.members ?? [];
+  const invites: RoomInvite[] = value?.invites ?? [];
 
   function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

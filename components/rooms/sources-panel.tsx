@@ -1,11 +1,12 @@
 'use client';
 
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import type { Source } from '@/lib/schemas/rooms.ts';
 import { web } from '@/lib/web/api-client.ts';
 import type { Caps } from './connection.ts';
 import { KIND, type RoomKindName } from './kinds.ts';
+import { useRoomList } from './use-room-list.ts';
 
 function size(bytes: number) {
   if (bytes < 1024) return `${bytes} B`;
@@ -40,31 +41,9 @@ function upload(path: string, file: File, onProgress: (fraction: number) => void
  */
 export function SourcesPanel({ kind, roomId, caps, me, changes }: { kind: RoomKindName; roomId: string; caps: Caps; me: string; changes: number }) {
   const { api, prefix } = KIND[kind];
-  const [sources, setSources] = useState<Source[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setSources((await web.call(api.sources, { params: { id: roomId } })).sources);
-    } catch (failure) {
-      setError((failure as Error).message);
-    }
-  }, [api, roomId]);
-
-  useEffect(() => {
-    load();
-  }, [load, changes]);
-
-  async function act(work: () => Promise<unknown>) {
-    setError(null);
-    try {
-      await work();
-      await load();
-    } catch (failure) {
-      setError((failure as Error).message);
-    }
-  }
+  const read = useCallback(async () => (await web.call(api.sources, { params: { id: roomId } })).sources, [api, roomId]);
+  const { value: sources, error, act } = useRoomList(read, changes);
 
   async function pick(files: FileList | null) {
     for (const file of Array.from(files ?? [])) {
