@@ -1,22 +1,20 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { Field } from '@/components/ui/field.tsx';
 import { web } from '@/lib/web/api-client.ts';
+import { useAction } from '@/lib/web/use-action.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 import { checkHandle } from './actions.ts';
 
 type Check = { handle: string; problem: string | null } | null;
 
 export function HandleForm({ current }: { current: string }) {
-  const router = useRouter();
+  const { busy: saving, error, run } = useAction();
   const [handle, setHandle] = useState(current);
   const [check, setCheck] = useState<Check>({ handle: current, problem: null });
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
 
   // Ask the server about the handle once typing pauses.
@@ -38,16 +36,10 @@ export function HandleForm({ current }: { current: string }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setSaving(true);
-    setError(null);
-    try {
+    await run(async () => {
       await web.call(accountsApi.handle, { body: { handle } });
       setSaved(true);
-      router.refresh();
-    } catch (failure) {
-      setError((failure as Error).message);
-    }
-    setSaving(false);
+    });
   }
 
   return (

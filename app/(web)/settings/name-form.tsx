@@ -1,33 +1,25 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { Field } from '@/components/ui/field.tsx';
 import { web } from '@/lib/web/api-client.ts';
+import { useAction } from '@/lib/web/use-action.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 
 /** The display name, shown beside the handle; empty clears it. */
 export function NameForm({ current }: { current: string | null }) {
-  const router = useRouter();
+  const { busy: saving, error, run } = useAction();
   const [name, setName] = useState(current ?? '');
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setSaving(true);
-    setError(null);
-    try {
+    await run(async () => {
       await web.call(accountsApi.profile, { body: { name: name.trim() || null } });
       setSaved(true);
-      router.refresh();
-    } catch (failure) {
-      setError((failure as Error).message);
-    }
-    setSaving(false);
+    });
   }
 
   return (
