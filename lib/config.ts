@@ -2,6 +2,7 @@
 // stops start-up with a message naming the variable. Every variable here is
 // documented in the README's configuration table.
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -101,6 +102,10 @@ const schema = z.object({
   AI_BASE_URL: url.optional(),
   AI_API_KEY: z.string().min(1).optional(),
   AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  // Operating a cluster (lib/ops, docs/deploy.md).
+  NODE_ID: z.string().regex(/^[\w.:-]{1,64}$/, 'must be 1–64 letters, digits, ".", ":", "-" or "_"').optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
+  DRAIN_TIMEOUT_SECONDS: seconds('25'),
 });
 
 const limit = z.number().int().min(0).nullable();
@@ -188,6 +193,12 @@ export type Config = {
   spacedbTimeoutMs: number;
   /** Child processes that run space database queries. */
   spacedbWorkers: number;
+  /** This process's name in every log line and in /metrics (NODE_ID, else host name and pid). */
+  nodeId: string;
+  /** The bearer token /metrics asks for; null: /metrics is off. */
+  metricsToken: string | null;
+  /** How long a stopping node waits for requests in flight before it closes what is left. */
+  drainTimeoutMs: number;
 };
 
 export type BillingConfig = {
@@ -211,7 +222,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
       // Secrets are not repeated into logs.
-      const shown = /SECRET|SMTP_URL|REDIS_URL|API_KEY/.test(name) ? '(hidden)' : JSON.stringify(env[name] ?? '');
+      const shown = /SECRET|SMTP_URL|REDIS_URL|API_KEY|TOKEN/.test(name) ? '(hidden)' : JSON.stringify(env[name] ?? '');
       return `  ${name}=${shown}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -275,6 +286,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ai: e.AI_BASE_URL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : null,
     spacedbTimeoutMs: e.SPACEDB_TIMEOUT_SECONDS * 1000,
     spacedbWorkers: e.SPACEDB_WORKERS,
+    nodeId: e.NODE_ID ?? `${hostname()}:${process.pid}`,
+    metricsToken: e.METRICS_TOKEN ?? null,
+    drainTimeoutMs: e.DRAIN_TIMEOUT_SECONDS * 1000,
   };
 }
 
