@@ -19,6 +19,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { config } from '../config.ts';
+import { rateLimitRefusals } from '../ops/metrics.ts';
 import { ApiError } from './errors.ts';
 
 export type RateLimitSpec = {
@@ -100,6 +101,14 @@ export async function closeRateLimitStores(): Promise<void> {
   await open.pool.end();
 }
 
+/** True when Redis (REDIS_URL) answers a PING now; false when it does not or is not configured. */
+export async function pingRedis(): Promise<boolean> {
+  const { redis, ready } = openStores();
+  if (!redis) return false;
+  await ready;
+  return (await redis.ping()) === 'PONG';
+}
+
 /**
  * Installs that share one Redis server (or test databases on one machine)
  * keep apart: keys carry a short hash of the database they belong to.
@@ -168,6 +177,7 @@ export function rateLimit(spec: RateLimitSpec): Limiter {
         return countOf(await (await limiter()).consume(storeKey(key), points));
       } catch (error) {
         if (error instanceof RateLimiterRes) {
+          rateLimitRefusals.inc({ limit: spec.name });
           const seconds = retryAfter(error.msBeforeNext);
           throw new ApiError('rate_limited', spec.message, { 'retry-after': String(seconds) });
         }

@@ -5,6 +5,7 @@
 // never holds up the others for longer than the deadline.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { spacedbKills, spacedbSource } from '../ops/metrics.ts';
 import type { Job, Refusal } from './worker.ts';
 
 // Resolved when a process is first started, not when the module loads: the
@@ -41,6 +42,10 @@ export class Pool {
   readonly size: number;
   constructor(size: number) {
     this.size = size;
+    spacedbSource(() => {
+      const busy = this.children.filter((c) => c.busy).length;
+      return { busy, idle: this.children.length - busy, queued: this.queue.length };
+    });
   }
 
   run<T>(job: Job, deadlineMs: number): Promise<T> {
@@ -102,6 +107,7 @@ export class Pool {
       // The child is gone for good; a fresh one takes its place on demand.
       this.children = this.children.filter((c) => c !== child);
       proc.kill('SIGKILL');
+      spacedbKills.inc();
       finish(new JobKilled(pending.deadlineMs));
     }, pending.deadlineMs);
     proc.on('message', onMessage);

@@ -23,6 +23,7 @@ import { gunzipSync } from 'node:zlib';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import { log } from '../log.ts';
+import { storageSweeps, storageSweptBlobs } from '../ops/metrics.ts';
 import { blobStore, type BlobStore } from './index.ts';
 import { expireReservations } from './usage.ts';
 
@@ -160,8 +161,11 @@ export function startStorageSweeper(): () => void {
     running = true;
     try {
       const result = await sweepStorage();
+      storageSweeps.inc({ outcome: 'done' });
+      storageSweptBlobs.inc(result.deleted);
       if (result.released || result.deleted || result.temporary) log.info('storage sweep', result);
     } catch (error) {
+      storageSweeps.inc({ outcome: 'failed' });
       log.error('storage sweep failed', { error: String(error) });
     } finally {
       running = false;
