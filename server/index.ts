@@ -10,9 +10,11 @@ import { PEER_HEADER } from '../lib/http/client.ts';
 import { errorResponse } from '../lib/http/errors.ts';
 import { requestContext, type RequestContext } from '../lib/http/request-context.ts';
 import { log } from '../lib/log.ts';
+import { observeRequest } from '../lib/ops/metrics.ts';
 import { answerApi } from './api.ts';
 import { sendWebResponse } from './http.ts';
 import { answerApp } from './apps.ts';
+import { answerOps, OPS_PATHS } from './ops.ts';
 import { answerDownload, answerSite } from './sites.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -34,6 +36,7 @@ function under(path: string, prefix: string): boolean {
 }
 
 function answererOf(rawPath: string): Answer | null {
+  if (OPS_PATHS.has(rawPath)) return answerOps;
   if (under(rawPath, '/v1')) return answerApi;
   if (under(rawPath, '/dl')) return answerDownload;
   if (rawPath.startsWith('/s/')) return answerSite;
@@ -41,14 +44,17 @@ function answererOf(rawPath: string): Answer | null {
   return null;
 }
 
-function logLine(request: IncomingMessage, response: ServerResponse, context: RequestContext, started: number) {
+/** Counts the answered request in /metrics and logs its line. */
+function finished(request: IncomingMessage, response: ServerResponse, context: RequestContext, started: number) {
+  const ms = performance.now() - started;
+  observeRequest(context.route ?? 'page', request.method, response.statusCode, ms / 1000);
   if (!config.logRequests) return;
   log.info('request', {
     requestId: context.requestId,
     method: request.method,
     route: context.route ?? 'page',
     status: response.statusCode,
-    ms: Math.round((performance.now() - started) * 10) / 10,
+    ms: Math.round(ms * 10) / 10,
     userId: context.userId,
     aborted: response.writableFinished ? undefined : true,
   });
@@ -61,7 +67,7 @@ export function createFrontServer(options: FrontServerOptions = {}): Server {
     const context: RequestContext = { requestId: typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID() };
     request.headers['x-request-id'] = context.requestId;
     response.setHeader('x-request-id', context.requestId);
-    response.once('close', () => logLine(request, response, context, started));
+    response.once('close', () => finished(request, response, context, started));
 
     const target = request.url ?? '/';
     const rawPath = target.split('?')[0];

@@ -2,7 +2,7 @@
 // <root>/tmp first, flushed to disk and renamed into place, so a half-written
 // blob is never visible under its name, even after a crash.
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { access, constants, mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { BlobStore } from './index.ts';
@@ -132,6 +132,11 @@ export function filesystemStore(root: string): BlobStore {
         }
       }
       return removed;
+    },
+
+    async check() {
+      await mkdir(tmp, { recursive: true });
+      await access(tmp, constants.W_OK);
     },
   };
 }

@@ -30,6 +30,8 @@ export interface BlobStore {
   delete(sha256s: string[]): Promise<void>;
   /** Removes temporary files (partial uploads) last written before `before`; returns how many. */
   sweepTemporary(before: Date): Promise<number>;
+  /** Throws unless the store can be written now (readiness: GET /readyz). */
+  check(): Promise<void>;
 }
 
 let store: BlobStore | undefined;

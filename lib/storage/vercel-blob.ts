@@ -76,5 +76,10 @@ export function vercelBlobStore(token: string): BlobStore {
       } while (cursor);
       return removed;
     },
+
+    async check() {
+      // The cheapest call that proves the token and the store answer.
+      await list({ prefix: 'tmp/', limit: 1, token });
+    },
   };
 }

@@ -36,6 +36,11 @@ function contract(name: string, make: () => Promise<{ store: BlobStore; stored: 
       expect(await store.get(sha('never stored'))).toBeNull();
     });
 
+    it('says it can be written (readiness)', async () => {
+      const { store } = await make();
+      await expect(store.check()).resolves.toBeUndefined();
+    });
+
     it('refuses bytes that do not match the hash and keeps nothing of them', async () => {
       const { store, stored } = await make();
       const before = await stored();
