@@ -15,30 +15,76 @@ export function requestUrl(request: IncomingMessage, target: string): string {
   return `${protocol}://${host}${target}`;
 }
 
+// Each body stream's way to let go of its request (its listeners), so that
+// what is left of the body can be read and dropped after the answer.
+const detachBody = new WeakMap<IncomingMessage, () => void>();
+
 /**
  * The request's body as a web stream that pulls from the socket only as the
  * reader asks. Cancelling it (a body refused as too large or of the wrong
  * type) stops reading without destroying the socket, so the refusal can still
- * be answered; sendWebResponse then closes the connection.
+ * be answered; sendWebResponse then reads and drops the rest.
  */
 function bodyStream(request: IncomingMessage): ReadableStream<Uint8Array> {
   request.pause();
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      request.on('data', (chunk: Buffer) => {
+      const onData = (chunk: Buffer) => {
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 0) <= 0) request.pause();
+      };
+      const onEnd = () => controller.close();
+      const onError = (error: Error) => controller.error(error);
+      request.on('data', onData);
+      request.once('end', onEnd);
+      request.once('error', onError);
+      detachBody.set(request, () => {
+        request.off('data', onData);
+        request.off('end', onEnd);
+        request.off('error', onError);
       });
-      request.once('end', () => controller.close());
-      request.once('error', (error) => controller.error(error));
     },
     pull() {
       request.resume();
     },
     cancel() {
+      detachBody.get(request)?.();
       request.pause();
     },
   }, { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength });
+}
+
+/** How much of a body the answer did not need is read and dropped, at most, before the connection is cut. */
+const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+const DISCARD_MAX_MS = 30_000;
+
+/**
+ * Reads and drops what is left of a body that was answered without being read
+ * (a 413 on its declared length, a 415, an error). A client still sending it
+ * then receives the answer: closing at once would reset the connection, and
+ * the reset would destroy the answer unread in the client's buffer. So the
+ * connection is kept (see writeAnswer) until the body has been read to its
+ * end, then closed gracefully if the client asked for that, or left usable
+ * for its next request. Past DISCARD_MAX_BYTES or DISCARD_MAX_MS it is cut.
+ */
+function discardRest(request: IncomingMessage): void {
+  detachBody.get(request)?.();
+  const socket = request.socket;
+  let left = DISCARD_MAX_BYTES;
+  const timer = setTimeout(() => socket.destroy(), DISCARD_MAX_MS);
+  timer.unref();
+  request.on('data', (chunk: Buffer) => {
+    left -= chunk.byteLength;
+    if (left >= 0) return;
+    clearTimeout(timer);
+    socket.destroy();
+  });
+  request.once('end', () => {
+    clearTimeout(timer);
+    if (/\bclose\b/i.test(request.headers.connection ?? '')) socket.end();
+  });
+  request.once('error', () => clearTimeout(timer));
+  request.resume();
 }
 
 /**
@@ -62,8 +108,19 @@ export function toWebRequest(request: IncomingMessage, url: string, method = req
   } as RequestInit);
 }
 
-/** Writes a Fetch Response, streaming its body; HEAD answers carry headers only. */
+/**
+ * Writes a Fetch Response, streaming its body; HEAD answers carry headers
+ * only. A request body the answer left unread is then read and dropped.
+ */
 export async function sendWebResponse(request: IncomingMessage, response: ServerResponse, answer: Response): Promise<void> {
+  await writeAnswer(request, response, answer);
+  if (!request.complete && !request.destroyed) discardRest(request);
+}
+
+async function writeAnswer(request: IncomingMessage, response: ServerResponse, answer: Response): Promise<void> {
+  // Node closes the connection right after an answer the client asked to be
+  // the last; with a body still arriving that close is a reset (discardRest).
+  if (!request.complete) response.shouldKeepAlive = true;
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) headers[name.toLowerCase()] = value;
   for (const [name, value] of answer.headers) if (name !== 'set-cookie') headers[name] = value;
@@ -71,8 +128,6 @@ export async function sendWebResponse(request: IncomingMessage, response: Server
   if (headers['content-security-policy']?.toString().includes('frame-ancestors')) delete headers['x-frame-options'];
   const cookies = answer.headers.getSetCookie();
   if (cookies.length) headers['set-cookie'] = cookies;
-  // A body left unread (refused, or never needed) is not drained: the connection closes after the answer.
-  if (!request.complete) headers.connection = 'close';
   if (!answer.body || request.method === 'HEAD') {
     response.writeHead(answer.status, headers);
     await answer.body?.cancel();
