@@ -19,6 +19,7 @@ const { createFrontServer } = await import('./index.ts');
 const { config } = await import('../lib/config.ts');
 const { startStorageSweeper } = await import('../lib/storage/gc.ts');
 const { createRealtime } = await import('../realtime/server.ts');
+const { drainable } = await import('./drain.ts');
 
 const dev = process.argv.includes('--dev');
 const app = next({ dev, dir: root, hostname: config.host, port: config.port });
@@ -35,16 +36,21 @@ if (dev) {
     if (!/^\/v1\/(rooms|live-spaces)\/[^/]+\/ws(\?|$)/.test(request.url ?? '')) void nextUpgrade(request, socket, head);
   });
 }
+const drain = drainable(server);
 server.listen(config.port, config.host);
 // Reclaims unreferenced blobs and stale temporary files (safe to run on every instance at once).
 const stopSweeper = startStorageSweeper();
 
+// SIGTERM drains (server/drain.ts): not ready, no new connections, requests in
+// flight finish; room sockets are told to reconnect elsewhere once every
+// document is stored. A second signal stops at once.
+let stopping = false;
 const stop = async () => {
+  if (stopping) process.exit(1);
+  stopping = true;
   stopSweeper();
-  // Every document is stored before the process ends (realtime.stop waits for it).
-  await realtime.stop();
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
+  await Promise.all([drain(), realtime.stop()]);
+  process.exit(0);
 };
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());

@@ -22,6 +22,8 @@ export type ApiProcess = {
   pid: number;
   /** What the child printed, for failure messages. */
   output(): string;
+  /** Resolves with the exit code (null when killed by a signal) once the process is gone. */
+  exited: Promise<number | null>;
   /** Sends `signal` (SIGKILL by default) and waits until the process is gone. */
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** SIGTERM, then SIGKILL if it has not exited within 5 s. */
@@ -56,7 +58,8 @@ export async function startApiServer(env: Record<string, string | undefined> = {
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
 
-  const gone = new Promise<void>((resolve) => (exited(child) ? resolve() : child.once('exit', () => resolve())));
+  const exitCode = new Promise<number | null>((resolve) => (exited(child) ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+  const gone = exitCode.then(() => {});
   const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
     if (!exited(child)) child.kill(signal);
     await gone;
@@ -65,6 +68,7 @@ export async function startApiServer(env: Record<string, string | undefined> = {
     origin,
     pid: child.pid!,
     output: () => output,
+    exited: exitCode,
     kill,
     async stop() {
       if (exited(child)) return;
