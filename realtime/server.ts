@@ -14,7 +14,9 @@ import { roleOf } from '../lib/access/rooms.ts';
 import { config } from '../lib/config.ts';
 import { db } from '../lib/db/client.ts';
 import type { RoomKind } from '../lib/db/generated/client.ts';
+import { errorResponse, type ErrorCode } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
+import { realtimeSource } from '../lib/ops/metrics.ts';
 import { subscribeRoomEvents, type RoomEvent } from '../lib/rooms/bus.ts';
 import { loadMessage } from '../lib/rooms/messages.ts';
 import { redeemTicket } from '../lib/rooms/rooms.ts';
@@ -25,6 +27,8 @@ const SOCKET_PATH = /^\/v1\/(rooms|live-spaces)\/([A-Za-z0-9_-]{1,100})\/ws$/;
 
 /** How often every socket's access is re-checked, besides the immediate re-check an API change asks for. */
 export const ACCESS_RECHECK_MS = 2000;
+/** Closes a socket to say "reconnect now" (a node is stopping): Hocuspocus's ResetConnection code. */
+export const RECONNECT_CLOSE_CODE = 4205;
 /** The largest WebSocket message accepted (a big paste is one update). */
 export const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
 
@@ -47,7 +51,7 @@ export type Realtime = {
   stop: () => Promise<void>;
 };
 
-const refuse = (status: number, message: string) => new Response(JSON.stringify({ error: { code: status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'rate_limited', message } }), { status, headers: { 'content-type': 'application/json' } });
+const refuse = (code: ErrorCode, message: string) => errorResponse(code, message);
 
 export function createRealtime(options: RealtimeOptions = {}): Realtime {
   const extensions: Extension[] = [ticketAuth, persistence, chat, presence, ai];
@@ -64,6 +68,8 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
     extensions,
   });
 
+  realtimeSource(() => ({ sockets: hocuspocus.getConnectionsCount(), rooms: hocuspocus.getDocumentsCount() }));
+
   const connectionsOf = (roomId: string) => hocuspocus.documents.get(roomId)?.getConnections() ?? [];
 
   const ws = crossws({
@@ -72,14 +78,15 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
       // The ticket is checked before the socket exists: without a valid one
       // the upgrade is answered with an HTTP error and no socket is opened.
       async upgrade(request) {
+        if (stopping) return refuse('unavailable', 'This realtime node is restarting: connect again with a fresh ticket.');
         const url = new URL(request.url);
         const match = SOCKET_PATH.exec(url.pathname);
-        if (!match) return refuse(404, 'No such socket.');
+        if (!match) return refuse('not_found', 'No such socket.');
         const kind: RoomKind = match[1] === 'rooms' ? 'room' : 'live';
         const roomId = match[2];
         const ticket = url.searchParams.get('ticket');
         const payload = ticket ? await redeemTicket(ticket, kind, roomId) : null;
-        if (!payload) return refuse(401, 'A valid ticket is required: POST …/ticket and connect within a minute, once.');
+        if (!payload) return refuse('unauthorized', 'A valid ticket is required: POST …/ticket and connect within a minute, once.');
         const [user, room, token, blocks] = await Promise.all([
           db.user.findUnique({ where: { id: payload.u }, select: { id: true, handle: true, name: true } }),
           db.room.findUnique({
@@ -95,8 +102,8 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
           db.userBlock.findMany({ where: { blockerId: payload.u }, select: { blockedId: true } }),
         ]);
         const role = room && token ? roleOf({ workspaceRole: room.workspace.memberships[0]?.role ?? null, roomRole: room.members[0]?.role ?? null, linkAccess: room.linkAccess }) : null;
-        if (!user || !room || room.kind !== kind || !role) return refuse(404, 'No such room (or you cannot see it).');
-        if (connectionsOf(roomId).length >= config.roomMaxConnections) return refuse(429, 'This room has as many people connected as it takes; try again later.');
+        if (!user || !room || room.kind !== kind || !role) return refuse('not_found', 'No such room (or you cannot see it).');
+        if (connectionsOf(roomId).length >= config.roomMaxConnections) return refuse('rate_limited', 'This room has as many people connected as it takes; try again later.');
         const context: SocketContext = { roomId, kind, user, tokenId: payload.t, role, hidden: new Set(blocks.map((b) => b.blockedId)) };
         return { context: { atrium: context } };
       },
@@ -154,13 +161,15 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
   const stop = () =>
     (stopping ??= (async () => {
       clearInterval(timer);
-      // Closing every socket makes Hocuspocus store and unload each document
-      // (at once: its last connection left); pending debounced stores run now.
-      hocuspocus.closeConnections();
+      // Every socket is told to reconnect now, to another node (the web
+      // client fetches a fresh ticket); its closing makes Hocuspocus store and
+      // unload each document, which is awaited before the node stops.
+      ws.closeAll(RECONNECT_CLOSE_CODE, 'Server restarting: reconnect');
       hocuspocus.flushPendingStores();
       const deadline = Date.now() + 15_000;
       while ((hocuspocus.getDocumentsCount() > 0 || hocuspocus.unloadingDocuments.size > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-      ws.closeAll(1001, 'Server shutting down', true);
+      // Sockets that did not answer the close handshake are cut.
+      ws.closeAll(RECONNECT_CLOSE_CODE, 'Server restarting: reconnect', true);
       await bus.stop();
       await hocuspocus.hooks('onDestroy', { instance: hocuspocus });
     })());

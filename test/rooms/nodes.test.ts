@@ -56,11 +56,22 @@ describe('realtime nodes', () => {
     node.child.kill('SIGTERM');
     await waitFor('the node to exit', () => node.child.exitCode !== null || node.child.signalCode !== null, 15_000);
     expect(node.child.exitCode).toBe(0);
+    // Told to reconnect now (to another node), not that the room is gone.
+    expect(a.closed?.code).toBe(4205);
     const markdown = await w.call('GET', `/v1/rooms/${w.rooms.room}/markdown`, { as: w.people.owner });
     expect(markdown.text).toContain('Written just before SIGTERM');
     const again = await startNode();
     const b = await open(again, w.people.member);
     expect(b.text()).toContain('Written just before SIGTERM');
+  }, 60_000);
+
+  it('answers /healthz and /readyz, as web nodes do, for the load balancer', async () => {
+    const node = await startNode({ REDIS_URL });
+    expect(await (await fetch(`${node.origin}/healthz`)).json()).toMatchObject({ alive: true });
+    const ready = await fetch(`${node.origin}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, checks: { database: 'ok', migrations: 'ok', redis: 'ok' } });
+    expect((await fetch(`${node.origin}/anything-else`)).status).toBe(426);
   }, 60_000);
 
   it('shares edits, chat and presence between two nodes over Redis', async () => {
