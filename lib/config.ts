@@ -106,6 +106,7 @@ const schema = z.object({
   NODE_ID: z.string().regex(/^[\w.:-]{1,64}$/, 'must be 1–64 letters, digits, ".", ":", "-" or "_"').optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
   DRAIN_TIMEOUT_SECONDS: seconds('25'),
+  DRAIN_NOTICE_SECONDS: seconds('0'),
 });
 
 const limit = z.number().int().min(0).nullable();
@@ -199,6 +200,8 @@ export type Config = {
   metricsToken: string | null;
   /** How long a stopping node waits for requests in flight before it closes what is left. */
   drainTimeoutMs: number;
+  /** How long a stopping node goes on taking requests while not ready, so that load balancers notice first. */
+  drainNoticeMs: number;
 };
 
 export type BillingConfig = {
@@ -289,6 +292,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     nodeId: e.NODE_ID ?? `${hostname()}:${process.pid}`,
     metricsToken: e.METRICS_TOKEN ?? null,
     drainTimeoutMs: e.DRAIN_TIMEOUT_SECONDS * 1000,
+    drainNoticeMs: e.DRAIN_NOTICE_SECONDS * 1000,
   };
 }
 

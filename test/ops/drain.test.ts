@@ -65,6 +65,20 @@ describe('drain on SIGTERM', () => {
     expect(Date.now() - started).toBeLessThan(4000);
   });
 
+  it('goes on answering, not ready and closing each connection, for DRAIN_NOTICE_SECONDS before it stops listening', async () => {
+    const server = await servers.start({ DRAIN_NOTICE_SECONDS: '2' });
+    process.kill(server.pid, 'SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    const ready = await fetch(`${server.origin}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get('connection')).toBe('close');
+    expect(await ready.json()).toMatchObject({ ready: false, draining: true });
+    expect((await fetch(`${server.origin}/healthz`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await refused(server.origin)).toBe(true);
+    expect(await server.exited).toBe(0);
+  });
+
   it('answers /readyz with 503 once draining', async () => {
     expect((await readiness()).ready).toBe(true);
     startDraining();
