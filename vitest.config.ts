@@ -5,6 +5,9 @@ export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    // The cluster test runs web nodes from the production build: scripts/test.ts
+    // runs it after the build (vitest.cluster.config.ts).
+    exclude: ['test/cluster/**', '**/node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
     pool: 'forks',

@@ -1,5 +1,6 @@
 // `npm test`: the whole suite. Vitest (integration tests against a real
-// Postgres), then a production build and Playwright in a real Chromium.
+// Postgres), then a production build, the cluster test (several nodes of that
+// build behind HAProxy) and Playwright in a real Chromium.
 // With DATABASE_URL set, its server is used (each run makes fresh databases on
 // it); without, embedded PostgreSQL servers under .atrium/ are started.
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
@@ -20,8 +21,8 @@ function run(command: string, args: string[], options: SpawnSyncOptions = {}): n
 
 type Counts = { passed: number; failed: number; skipped: number };
 
-async function vitestCounts(): Promise<Counts> {
-  const report = JSON.parse(await readFile(path.join(results, 'vitest.json'), 'utf8'));
+async function vitestCounts(file = path.join(results, 'vitest.json')): Promise<Counts> {
+  const report = JSON.parse(await readFile(file, 'utf8'));
   return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests };
 }
 
@@ -56,6 +57,12 @@ if (status === 0) {
     status = run(bin('playwright'), ['install', 'chromium']);
   }
   if (status === 0) status = run(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build']);
+  // The cluster test runs web nodes from the build, behind HAProxy (test/cluster/).
+  if (status === 0) {
+    const report = path.join(results, 'vitest-cluster.json');
+    status = run(bin('vitest'), ['run', '--config', 'vitest.cluster.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+    if (existsSync(report)) add(await vitestCounts(report));
+  }
   if (status === 0) {
     const env = { ...process.env };
     const dataDir = path.join(root, '.atrium/e2e');
