@@ -101,6 +101,7 @@ const schema = z.object({
   AI_BASE_URL: url.optional(),
   AI_API_KEY: z.string().min(1).optional(),
   AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  WEBHOOKS_ALLOW_PRIVATE: flag('false'),
 });
 
 const limit = z.number().int().min(0).nullable();
@@ -188,6 +189,8 @@ export type Config = {
   spacedbTimeoutMs: number;
   /** Child processes that run space database queries. */
   spacedbWorkers: number;
+  /** Webhooks may target loopback, private and link-local addresses, and plain HTTP (intranets, tests). */
+  webhooksAllowPrivate: boolean;
 };
 
 export type BillingConfig = {
@@ -275,6 +278,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ai: e.AI_BASE_URL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : null,
     spacedbTimeoutMs: e.SPACEDB_TIMEOUT_SECONDS * 1000,
     spacedbWorkers: e.SPACEDB_WORKERS,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
   };
 }
 

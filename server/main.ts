@@ -18,6 +18,7 @@ const { default: next } = await import('next');
 const { createFrontServer } = await import('./index.ts');
 const { config } = await import('../lib/config.ts');
 const { startStorageSweeper } = await import('../lib/storage/gc.ts');
+const { startWebhookDispatcher } = await import('../lib/webhooks/dispatch.ts');
 const { createRealtime } = await import('../realtime/server.ts');
 
 const dev = process.argv.includes('--dev');
@@ -38,9 +39,12 @@ if (dev) {
 server.listen(config.port, config.host);
 // Reclaims unreferenced blobs and stale temporary files (safe to run on every instance at once).
 const stopSweeper = startStorageSweeper();
+// Sends queued webhook deliveries (every instance may: each delivery is claimed by one).
+const stopDispatcher = startWebhookDispatcher();
 
 const stop = async () => {
   stopSweeper();
+  stopDispatcher();
   // Every document is stored before the process ends (realtime.stop waits for it).
   await realtime.stop();
   server.close(() => process.exit(0));
