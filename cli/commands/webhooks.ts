@@ -1,20 +1,18 @@
 // A workspace's outgoing webhooks (owners and admins): list, add, change,
 // pause, remove, send a test event, read the delivery log and redeliver.
 import type { Command } from 'commander';
-import { WEBHOOK_EVENTS, webhooksApi } from '../../lib/schemas/webhooks.ts';
+import { WEBHOOK_EVENTS, webhooksApi, type WebhookEventName } from '../../lib/schemas/webhooks.ts';
 import { globalOptions, signedInClient } from '../context.ts';
 import { CliError, EXIT, formatTime, printJson, printTable, say } from '../output.ts';
 
-type EventName = (typeof WEBHOOK_EVENTS)[number];
-
 /** `--events a,b` (or `all`) as event names, refusing unknown ones by name. */
-function events(value: string | undefined): EventName[] | undefined {
+function events(value: string | undefined): WebhookEventName[] | undefined {
   if (value === undefined) return undefined;
   if (value === 'all') return [...WEBHOOK_EVENTS];
   const names = value.split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = names.filter((name) => !(WEBHOOK_EVENTS as readonly string[]).includes(name));
   if (unknown.length || names.length === 0) throw new CliError(`--events: unknown event ${unknown.join(', ') || '(none given)'}.`, `Events: ${WEBHOOK_EVENTS.join(', ')}, or all.`, EXIT.usage);
-  return names as EventName[];
+  return names as WebhookEventName[];
 }
 
 async function list(this: Command, slug: string) {

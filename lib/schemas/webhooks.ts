@@ -13,7 +13,9 @@ export const WEBHOOK_EVENTS = [
   'member.joined',
   'member.left',
 ] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number] | 'ping';
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+/** What a delivery may carry: a subscribable event, or the test event an admin sends. */
+export type WebhookEventType = WebhookEventName | 'ping';
 
 export const webhookEvent = z.enum(WEBHOOK_EVENTS);
 

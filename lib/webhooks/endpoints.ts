@@ -8,7 +8,7 @@ import { db } from '../db/client.ts';
 import type { WebhookDelivery, WebhookEndpoint } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
-import type { WebhookEventType } from '../schemas/webhooks.ts';
+import type { WebhookEventName } from '../schemas/webhooks.ts';
 import { newSecret } from '../secrets.ts';
 import { eventPayload } from './events.ts';
 import { encryptSecret } from './secret.ts';
@@ -18,7 +18,7 @@ import { resolveTarget } from './target.ts';
 export const MAX_WEBHOOKS_PER_WORKSPACE = 20;
 
 function webhookOut(row: WebhookEndpoint) {
-  return { id: row.id, url: row.url, description: row.description, events: row.events as Exclude<WebhookEventType, 'ping'>[], active: row.active, createdAt: row.createdAt.getTime() };
+  return { id: row.id, url: row.url, description: row.description, events: row.events as WebhookEventName[], active: row.active, createdAt: row.createdAt.getTime() };
 }
 
 export function deliveryOut(row: WebhookDelivery) {
@@ -60,7 +60,7 @@ export async function listWebhooks({ actor }: SignedInCaller, slug: string) {
   return { webhooks: rows.map(webhookOut) };
 }
 
-export async function createWebhook({ actor }: SignedInCaller, slug: string, input: { url: string; events: WebhookEventType[]; description?: string }) {
+export async function createWebhook({ actor }: SignedInCaller, slug: string, input: { url: string; events: WebhookEventName[]; description?: string }) {
   const { workspace } = await workspaceAccess(actor.user.id, slug, 'admin');
   await resolveTarget(input.url, 'body.url');
   const secret = newSecret('webhookSigning');
@@ -84,7 +84,7 @@ export async function getWebhook(caller: SignedInCaller, id: string) {
   return webhookOut(await adminEndpoint(caller, id));
 }
 
-export async function updateWebhook(caller: SignedInCaller, id: string, input: { url?: string; events?: WebhookEventType[]; description?: string; active?: boolean }) {
+export async function updateWebhook(caller: SignedInCaller, id: string, input: { url?: string; events?: WebhookEventName[]; description?: string; active?: boolean }) {
   const row = await adminEndpoint(caller, id);
   if (input.url !== undefined) await resolveTarget(input.url, 'body.url');
   const updated = await db.$transaction(async (tx) => {
