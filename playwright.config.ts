@@ -37,6 +37,8 @@ export default defineConfig({
       PORT: String(port),
       PUBLIC_URL: `http://localhost:${port}`,
       DEV_AUTH: 'true',
+      // The webhooks journey's receiver listens on this machine.
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
       SMTP_URL: `smtp://127.0.0.1:${e2eSmtpPort}`,
       DATA_DIR: process.env.E2E_DATA_DIR ?? '.atrium/e2e',
       NEXT_TELEMETRY_DISABLED: '1',

@@ -12,9 +12,10 @@ import * as uploads from './commands/uploads.ts';
 import * as workspaces from './commands/workspaces.ts';
 import * as billing from './commands/billing.ts';
 import * as rooms from './commands/rooms.ts';
+import * as webhooks from './commands/webhooks.ts';
 import { VERSION } from './version.ts';
 
-const groups = [auth, workspaces, spaces, push, uploads, comments, db, rooms, apps, billing, completion];
+const groups = [auth, workspaces, spaces, push, uploads, comments, db, rooms, apps, billing, webhooks, completion];
 
 const ENVIRONMENT = `
 Environment:

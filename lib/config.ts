@@ -107,6 +107,7 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
   DRAIN_TIMEOUT_SECONDS: seconds('25'),
   DRAIN_NOTICE_SECONDS: seconds('0'),
+  WEBHOOKS_ALLOW_PRIVATE: flag('false'),
 });
 
 const limit = z.number().int().min(0).nullable();
@@ -202,6 +203,8 @@ export type Config = {
   drainTimeoutMs: number;
   /** How long a stopping node goes on taking requests while not ready, so that load balancers notice first. */
   drainNoticeMs: number;
+  /** Webhooks may target loopback, private and link-local addresses, and plain HTTP (intranets, tests). */
+  webhooksAllowPrivate: boolean;
 };
 
 export type BillingConfig = {
@@ -293,6 +296,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     metricsToken: e.METRICS_TOKEN ?? null,
     drainTimeoutMs: e.DRAIN_TIMEOUT_SECONDS * 1000,
     drainNoticeMs: e.DRAIN_NOTICE_SECONDS * 1000,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
   };
 }
 

@@ -26,6 +26,9 @@ export const ID_PREFIX = {
   spaceDbWrite: 'dbw',
   app: 'app',
   appEndUser: 'aeu',
+  webhook: 'wh',
+  webhookDelivery: 'whd',
+  webhookEvent: 'evt',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

@@ -11,6 +11,7 @@ export const SECRET_PREFIX = {
   spaceAccess: 'atrp_',
   downloadTicket: 'atrt_',
   roomInvite: 'atrr_',
+  webhookSigning: 'atrh_',
 } as const;
 
 export function newSecret(kind: keyof typeof SECRET_PREFIX): string {

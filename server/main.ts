@@ -18,6 +18,7 @@ const { default: next } = await import('next');
 const { createFrontServer } = await import('./index.ts');
 const { config } = await import('../lib/config.ts');
 const { startStorageSweeper } = await import('../lib/storage/gc.ts');
+const { startWebhookDispatcher } = await import('../lib/webhooks/dispatch.ts');
 const { createRealtime } = await import('../realtime/server.ts');
 const { drainable } = await import('./drain.ts');
 
@@ -40,6 +41,8 @@ const drain = drainable(server);
 server.listen(config.port, config.host);
 // Reclaims unreferenced blobs and stale temporary files (safe to run on every instance at once).
 const stopSweeper = startStorageSweeper();
+// Sends queued webhook deliveries (every instance may: each delivery is claimed by one).
+const stopDispatcher = startWebhookDispatcher();
 
 // SIGTERM drains (server/drain.ts): not ready, no new connections, requests in
 // flight finish; room sockets are told to reconnect elsewhere once every
@@ -49,6 +52,7 @@ const stop = async () => {
   if (stopping) process.exit(1);
   stopping = true;
   stopSweeper();
+  stopDispatcher();
   await Promise.all([drain(), realtime.stop()]);
   process.exit(0);
 };

@@ -4,7 +4,7 @@ import type { AnchorHTMLAttributes, ButtonHTMLAttributes } from 'react';
 // visible on light and dark backgrounds.
 export const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand dark:focus-visible:outline-indigo-300';
 
-const base = `inline-flex items-center justify-center gap-1.5 rounded-md font-medium transition disabled:cursor-not-allowed disabled:opacity-50 ${focusRing}`;
+const base = `inline-flex items-center justify-center gap-1.5 whitespace-nowrap rounded-md font-medium transition disabled:cursor-not-allowed disabled:opacity-50 ${focusRing}`;
 const sizes = { md: 'px-4 py-2 text-sm', sm: 'px-2.5 py-1 text-xs' };
 const variants = {
   primary: 'bg-brand text-white hover:bg-indigo-800 dark:bg-indigo-500 dark:hover:bg-indigo-400',

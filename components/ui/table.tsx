@@ -5,16 +5,16 @@ export function Table({ headers, children, label }: { headers: string[]; childre
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm" aria-label={label}>
-        <thead className="border-b border-slate-200 text-slate-500">
+        <thead className="border-b border-slate-200 text-slate-500 dark:border-slate-700 dark:text-slate-400">
           <tr>
             {headers.map((h) => (
-              <th key={h} className="py-2 pr-4 font-medium">
+              <th key={h} className="whitespace-nowrap py-2 pr-4 font-medium">
                 {h}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">{children}</tbody>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">{children}</tbody>
       </table>
     </div>
   );

@@ -12,5 +12,6 @@ export const workspaceTabs: WorkspaceTab[] = [
   { segment: 'billing', label: 'Billing' },
   { segment: 'invites', label: 'Invite links', need: 'admin' },
   { segment: 'audit', label: 'Audit log', need: 'admin' },
+  { segment: 'webhooks', label: 'Webhooks', need: 'admin' },
   { segment: 'settings', label: 'Settings', need: 'admin' },
 ];

@@ -6,6 +6,8 @@ import type { SignedInCaller } from '../access/caller.ts';
 import { db, type Prisma } from '../db/client.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
 import { newId } from '../ids.ts';
+import type { WebhookEventType } from '../schemas/webhooks.ts';
+import { queueWebhookEvent } from '../webhooks/events.ts';
 import type { AuditPage } from '../schemas/workspaces.ts';
 
 /** Event names; later features add theirs (billing, sharing, going live) here. */
@@ -36,7 +38,10 @@ export type AuditAction =
   | 'app.access_changed'
   | 'app.paused'
   | 'app.resumed'
-  | 'app.deleted';
+  | 'app.deleted'
+  | 'webhook.created'
+  | 'webhook.updated'
+  | 'webhook.deleted';
 
 export type AuditEntry = {
   workspaceId: string;
@@ -47,7 +52,22 @@ export type AuditEntry = {
   details?: Record<string, Prisma.InputJsonValue | null>;
 };
 
+/** Audited actions that workspaces' webhooks hear about, as which event. */
+const WEBHOOK_EVENT_OF: Partial<Record<AuditAction, WebhookEventType>> = {
+  'member.joined': 'member.joined',
+  'member.left': 'member.left',
+  'member.removed': 'member.left',
+  'app.went_live': 'app.went_live',
+  'app.promoted': 'app.promoted',
+  'app.rolled_back': 'app.rolled_back',
+};
+
 export async function recordAudit(tx: Prisma.TransactionClient, entry: AuditEntry): Promise<void> {
+  const event = WEBHOOK_EVENT_OF[entry.action];
+  if (event) {
+    const details = { ...entry.details, ...(entry.action === 'member.removed' ? { removed: true } : {}) };
+    await queueWebhookEvent(tx, entry.workspaceId, event, { actor: entry.actor, target: entry.target ?? null, details });
+  }
   await tx.auditEvent.create({
     data: {
       id: newId('auditEvent'),

@@ -10,6 +10,7 @@ import { addressKey } from '../http/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { newId } from '../ids.ts';
+import { queueWebhookEvent } from '../webhooks/events.ts';
 import { log } from '../log.ts';
 import type { z } from 'zod';
 import type { comment as commentSchema, revision as revisionSchema, thread as threadSchema } from '../schemas/comments.ts';
@@ -210,10 +211,11 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
   if (guest) await guestLimit.consume(addressKey(caller.client.address));
   const via = viaOf(caller);
   const origin = guest ? { country: caller.client.location?.country ?? null, userAgent: caller.client.userAgent?.slice(0, 300) ?? null } : undefined;
+  const commentId = newId('comment');
   const [row] = await db.$transaction([
     db.comment.create({
       data: {
-        id: newId('comment'),
+        id: commentId,
         spaceId: space.id,
         parentId,
         path,
@@ -230,6 +232,9 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
       include: commentInclude,
     }),
     touchSpace(space.id),
+    queueWebhookEvent(db, space.workspaceId, 'comment.created', {
+      comment: { id: commentId, spaceId: space.id, path, parentId, versionNumber, body: input.body, author: caller.actor ? { id: caller.actor.user.id, handle: caller.actor.user.handle } : null, guestName: guest?.name ?? null },
+    }),
   ]);
   if (caller.actor) {
     // Mail is best effort: the comment stands whether or not it goes out.
@@ -292,6 +297,7 @@ export async function setResolved(caller: Caller, id: string, resolved: boolean)
       include: commentInclude,
     }),
     touchSpace(space.id),
+    ...(resolved ? [queueWebhookEvent(db, space.workspaceId, 'comment.resolved', { comment: { id: root.id, spaceId: space.id, path: root.path }, by: { id: caller.actor.user.id, handle: caller.actor.user.handle } })] : []),
   ]);
   return commentOut(updated);
 }

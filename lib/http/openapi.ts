@@ -41,6 +41,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Live spaces': 'Live spaces: rooms under their own prefix and plan limit, with image blocks and no AI suggestions.',
   'Spaces: database':
     "A sandboxed SQLite database per space: queries, guest writes by name, the write log, a SQL dump, reset and point-in-time restore within 30 days.",
+  Webhooks:
+    "Outgoing webhooks: a workspace's admins register HTTPS endpoints for its events (versions, comments, apps, members); each delivery is signed, retried for a day, and kept in a log to read and redeliver from. See docs/webhooks.md.",
   Apps: 'Apps: small web apps built from a room page (POST /v1/rooms/{id}/build), with a preview, going live at /a/<slug>/ with public, join-code or private access, promotion, rollback, end users, owner links and a zip export that runs on its own.',
 };
 

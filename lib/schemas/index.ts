@@ -8,6 +8,7 @@ import type { Endpoint } from './endpoint.ts';
 import { liveSpacesApi, roomsApi } from './rooms.ts';
 import { spacedbApi } from './spacedb.ts';
 import { spacesApi } from './spaces.ts';
+import { webhooksApi } from './webhooks.ts';
 import { workspacesApi } from './workspaces.ts';
 
 export const endpoints: Endpoint[] = [
@@ -21,4 +22,5 @@ export const endpoints: Endpoint[] = [
   ...Object.values(liveSpacesApi),
   ...Object.values(spacedbApi),
   ...Object.values(appsApi),
+  ...Object.values(webhooksApi),
 ];

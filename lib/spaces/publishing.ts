@@ -23,6 +23,7 @@ import { chunkEntries, chunkOf, chunkRefs, comparePaths, diffManifests, findEntr
 import { normalizePath } from './paths.ts';
 import { siteUrl, spaceWith } from './spaces.ts';
 import { createTicket } from './tickets.ts';
+import { queueWebhookEvent } from '../webhooks/events.ts';
 
 export const MAX_FILES = 200_000;
 /** Text longer than this is cut in file reads. */
@@ -232,7 +233,9 @@ export async function commitVersion(
         select: versionSelect,
       });
       await tx.space.update({ where: { id: space.id }, data: { latestVersion: previous + 1 } });
-      return { version: versionOut(row), diff, url };
+      const version = versionOut(row);
+      await queueWebhookEvent(tx, space.workspaceId, 'version.committed', { space: { id: space.id, name: space.name, url }, version, diff: { added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length, unchanged: diff.unchanged } });
+      return { version, diff, url };
     },
     // Longer than the default: the first commit of a 100,000-file site
     // compresses and stores about 200 manifest chunks in here.

@@ -176,6 +176,14 @@ const rules: Record<string, Rule> = {
   'appsApi.users': ROOM_MANAGE,
   'appsApi.ownerLink': ROOM_EDIT,
   'appsApi.export': ROOM_MANAGE,
+  'webhooksApi.list': WS_ADMIN,
+  'webhooksApi.create': WS_ADMIN,
+  'webhooksApi.get': WS_ADMIN,
+  'webhooksApi.update': WS_ADMIN,
+  'webhooksApi.remove': WS_ADMIN,
+  'webhooksApi.ping': WS_ADMIN,
+  'webhooksApi.deliveries': WS_ADMIN,
+  'webhooksApi.redeliver': WS_ADMIN,
 };
 
 // Room routes, on a room of the workspace with no link access: workspace

@@ -102,6 +102,9 @@ export class World {
   sources = {} as Record<RoomKind, string>;
   /** A live app (join code) built from the room. */
   app = '';
+  /** A webhook endpoint of the workspace, and a delivery of it. */
+  webhook = '';
+  webhookDelivery = '';
   private counter = 0;
 
   readonly origin: string;
@@ -168,6 +171,12 @@ export class World {
   async inviteLink(): Promise<{ token: string; id: string }> {
     const { url, invite } = await this.must(200, 'POST', `/v1/workspaces/${this.slug}/invites`, { as: this.people.owner, body: { role: 'member' } });
     return { token: url.split('/').pop(), id: invite.id };
+  }
+
+  /** A webhook endpoint of the owner's, aimed at a closed port of this machine (nothing is sent in these tests). */
+  async newWebhook(): Promise<string> {
+    const { webhook } = await this.must(200, 'POST', `/v1/workspaces/${this.slug}/webhooks`, { as: this.people.owner, body: { url: 'http://127.0.0.1:9/hook', events: ['version.committed'] } });
+    return webhook.id;
   }
 
   async upload(space: SpaceKind, name = 'notes.txt'): Promise<string> {
@@ -283,6 +292,10 @@ export class World {
       this.sources[kind] = await this.roomSource(kind);
     }
     this.app = await this.newApp('live');
+    // Webhooks to this machine are refused unless the operator allows them.
+    config.webhooksAllowPrivate = true;
+    this.webhook = await this.newWebhook();
+    this.webhookDelivery = (await this.must(200, 'POST', `/v1/webhooks/${this.webhook}/ping`, { as: owner })).id;
     return this;
   }
 }
@@ -432,6 +445,15 @@ export const examples: Record<string, ExampleEntry> = {
   'appsApi.users': me((w) => ({ params: { id: w.app } })),
   'appsApi.ownerLink': me((w) => ({ params: { id: w.app } })),
   'appsApi.export': me((w) => ({ params: { id: w.app } })),
+  // webhooks
+  'webhooksApi.list': me((w) => ({ params: { slug: w.slug } })),
+  'webhooksApi.create': me((w) => ({ params: { slug: w.slug }, body: { url: 'http://127.0.0.1:9/hook', events: ['comment.created', 'member.joined'], description: 'Chat notices' } })),
+  'webhooksApi.get': me((w) => ({ params: { id: w.webhook } })),
+  'webhooksApi.update': me((w) => ({ params: { id: w.webhook }, body: { description: 'Deploy notices' } })),
+  'webhooksApi.remove': { fresh: true, build: async (w) => ({ params: { id: await w.newWebhook() } }) },
+  'webhooksApi.ping': me((w) => ({ params: { id: w.webhook } })),
+  'webhooksApi.deliveries': me((w) => ({ params: { id: w.webhook }, query: { limit: '10' } })),
+  'webhooksApi.redeliver': me((w) => ({ params: { id: w.webhook, deliveryId: w.webhookDelivery } })),
 };
 
 /** A 1×1 transparent PNG. */
