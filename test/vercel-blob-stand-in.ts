@@ -52,6 +52,13 @@ export async function startBlobStandIn(token: string) {
       blobs.set(url.searchParams.get('pathname')!, body);
       return json(200, described(url.searchParams.get('pathname')!));
     }
+    if (url.pathname === '/api/blob' && request.method === 'GET' && !url.searchParams.has('url')) {
+      // list(): the blobs under a prefix, one page.
+      const prefix = url.searchParams.get('prefix') ?? '';
+      const limit = Number(url.searchParams.get('limit') ?? 1000);
+      const listed = [...blobs.keys()].filter((p) => p.startsWith(prefix)).slice(0, limit);
+      return json(200, { blobs: listed.map(described), hasMore: false });
+    }
     if (url.pathname === '/api/blob' && request.method === 'GET') {
       const pathname = pathOf(url.searchParams.get('url')!);
       if (!blobs.has(pathname)) return json(404, { error: { code: 'not_found', message: 'no blob' } });
