@@ -1,39 +1,57 @@
 // The realtime server's concerns, one small Hocuspocus extension each, as
-// Outline's collaboration server does: authentication (the ticket was checked
-// at the upgrade; here the socket is bound to its room and made read-only for
-// viewers and commenters), persistence in PostgreSQL, chat, presence and the
-// access re-check. Socket message kinds are documented in docs/realtime.md.
+// Outline's collaboration server does: authentication (every Auth decided from
+// the current state, once per socket), persistence in PostgreSQL, stateless
+// messages (chat, AI), presence, and the access re-check. The messages are
+// defined in lib/schemas/socket.ts; the database is reached through lib/rooms
+// and lib/access only.
 import type { Connection, Extension, onAuthenticatePayload, onLoadDocumentPayload, onStatelessPayload, onStoreDocumentPayload, connectedPayload, beforeHandleAwarenessPayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
-import { capsOf, roleOf, roomRoleCan } from '../lib/access/rooms.ts';
+import { capsOf, roomRoleCan, socketRoles } from '../lib/access/rooms.ts';
 import { config } from '../lib/config.ts';
-import { db } from '../lib/db/client.ts';
-import type { RoomKind, RoomRole } from '../lib/db/generated/client.ts';
+import type { RoomRole } from '../lib/db/generated/client.ts';
 import { ApiError } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
 import { postMessage, recentMessages, type ChatMessage } from '../lib/rooms/messages.ts';
-
-/** What a socket carries from its ticket; `role` follows the re-check. */
-export type SocketContext = {
-  roomId: string;
-  kind: RoomKind;
-  user: { id: string; handle: string; name: string | null };
-  tokenId: string;
-  role: RoomRole;
-  /** Authors whose messages this socket never receives: the user's blocks, read at connect. */
-  hidden: Set<string>;
-};
-
-export const send = (connection: Connection, message: object) => connection.sendStateless(JSON.stringify(message));
+import { loadRoomState, storeRoomState } from '../lib/rooms/sockets.ts';
+import { parseClientMessage, type ClientMessage } from '../lib/schemas/socket.ts';
+import { suggest } from './ai.ts';
+import { CLOSE_FORBIDDEN, CLOSE_PROTOCOL, send, type SocketContext } from './socket.ts';
 
 const canEdit = (role: RoomRole) => roomRoleCan(role, 'edit');
+
+/** Tells the socket why, then closes the WebSocket itself: a hostile client gets no second chance on it. */
+function cutOff(context: SocketContext, connection: Connection | null, message: string) {
+  if (connection) send(connection, { kind: 'access.revoked', message });
+  context.socket.close(CLOSE_FORBIDDEN, 'Forbidden');
+}
+
+/** An Auth refusal: Hocuspocus sends its `reason` in the permission-denied answer. */
+class Refused extends Error {
+  reason: string;
+  constructor(reason: string) {
+    super(reason);
+    this.reason = reason;
+  }
+}
 
 export const ticketAuth: Extension = {
   extensionName: 'ticket-auth',
   async onAuthenticate({ context, documentName, connectionConfig }: onAuthenticatePayload<SocketContext>) {
-    // The ticket named one room; the socket may open no other document.
-    if (!context?.roomId || documentName !== context.roomId) throw new Error('This socket was opened for another room.');
-    connectionConfig.readOnly = !canEdit(context.role);
+    // One Auth per socket, for the room its ticket named. A second one (after
+    // closing the document, or for another session of it) would otherwise be
+    // trusted with the role of the first.
+    if (context.socket.authenticated || documentName !== context.roomId) {
+      context.socket.close(CLOSE_PROTOCOL, 'One socket opens its room once');
+      throw new Refused('A socket opens its room once: connect again with a fresh ticket.');
+    }
+    context.socket.authenticated = true;
+    const [role] = await socketRoles(context.roomId, context.kind, [{ userId: context.user.id, tokenId: context.tokenId }]);
+    if (!role) {
+      cutOff(context, null, 'You no longer have access to this room.');
+      throw new Refused('You no longer have access to this room.');
+    }
+    context.role = role;
+    connectionConfig.readOnly = !canEdit(role);
   },
 };
 
@@ -41,53 +59,51 @@ export const ticketAuth: Extension = {
 export const persistence: Extension = {
   extensionName: 'persistence',
   async onLoadDocument({ document, documentName }: onLoadDocumentPayload) {
-    const row = await db.room.findUnique({ where: { id: documentName }, select: { roomDoc: true } });
-    if (row?.roomDoc) Y.applyUpdate(document, new Uint8Array(row.roomDoc));
+    const state = await loadRoomState(documentName);
+    if (state) Y.applyUpdate(document, state);
     return document;
   },
   async onStoreDocument({ document, documentName, lastContext }: onStoreDocumentPayload<SocketContext>) {
-    const state = Buffer.from(Y.encodeStateAsUpdate(document));
-    const who = lastContext?.user ? `edited by @${lastContext.user.handle}` : undefined;
-    await db.room.updateMany({
-      where: { id: documentName },
-      data: { roomDoc: state, latestVersion: { increment: 1 }, ...(who ? { lastActivity: who, lastActivityAt: new Date() } : {}) },
-    });
+    await storeRoomState(documentName, Y.encodeStateAsUpdate(document), lastContext?.user?.handle ?? null);
   },
 };
 
-export type ChatPayload = { kind: 'chat.send'; body: string };
+type Handler<K extends ClientMessage['kind']> = (payload: onStatelessPayload & { connection: Connection }, message: Extract<ClientMessage, { kind: K }>) => Promise<void>;
 
-/** Stateless kinds some extension handles; any other is answered with `error`. */
-export const statelessKinds = new Set<string>(['chat.send']);
+const postChat: Handler<'chat.send'> = async ({ connection }, message) => {
+  const context = connection.context as SocketContext;
+  const id = message.id ?? null;
+  if (!roomRoleCan(context.role, 'comment')) return send(connection, { kind: 'chat.error', id, message: 'Viewers cannot chat here.' });
+  try {
+    await postMessage(context.roomId, context.user, message.body);
+  } catch (error) {
+    if (!(error instanceof ApiError)) log.error('chat message not stored', { error: String(error) });
+    send(connection, { kind: 'chat.error', id, message: error instanceof ApiError ? error.message : 'The message was not stored.' });
+  }
+};
 
-export const chat: Extension = {
-  extensionName: 'chat',
+const handlers: { [K in ClientMessage['kind']]: Handler<K> } = { 'chat.send': postChat, 'ai.suggest': suggest };
+const errorKind = { 'chat.send': 'chat.error', 'ai.suggest': 'ai.error' } as const;
+
+/** Stateless messages: each is parsed with its schema and handed to its one handler; anything else is answered with an error. */
+export const messages: Extension = {
+  extensionName: 'messages',
   async connected({ connection, context }: connectedPayload<SocketContext>) {
     // Rooms say whether this server has an AI service (the room's own
     // aiSuggest is in its record); live spaces never mention AI.
     const ai = context.kind === 'room' ? { ai: config.ai !== null } : {};
     send(connection, { kind: 'hello', role: context.role, caps: capsOf(context.role), user: context.user, ...ai });
-    const messages = await recentMessages(context.roomId, [...context.hidden]);
-    send(connection, { kind: 'chat.history', messages });
+    send(connection, { kind: 'chat.history', messages: await recentMessages(context.roomId, [...context.hidden]) });
   },
-  async onStateless({ connection, payload }: onStatelessPayload) {
-    const context = connection.context as SocketContext;
-    let message: { kind?: unknown; body?: unknown; id?: unknown };
-    try {
-      message = JSON.parse(payload);
-    } catch {
-      return send(connection, { kind: 'error', message: 'Stateless messages are JSON.' });
+  async onStateless(payload: onStatelessPayload) {
+    const { connection } = payload;
+    const parsed = parseClientMessage(payload.payload);
+    if (!parsed.ok) {
+      if (parsed.kind) return send(connection, { kind: errorKind[parsed.kind], id: parsed.id, message: parsed.error });
+      return send(connection, { kind: 'error', message: parsed.error });
     }
-    if (typeof message.kind !== 'string' || !statelessKinds.has(message.kind)) return send(connection, { kind: 'error', message: `Unknown message kind ${JSON.stringify(message.kind)}.` });
-    if (message.kind !== 'chat.send') return;
-    if (!roomRoleCan(context.role, 'comment')) return send(connection, { kind: 'chat.error', id: message.id ?? null, message: 'Viewers cannot chat here.' });
-    if (typeof message.body !== 'string') return send(connection, { kind: 'chat.error', id: message.id ?? null, message: 'body must be a string.' });
-    try {
-      await postMessage(context.roomId, context.user, message.body);
-    } catch (error) {
-      if (!(error instanceof ApiError)) log.error('chat message not stored', { error: String(error) });
-      send(connection, { kind: 'chat.error', id: message.id ?? null, message: error instanceof ApiError ? error.message : 'The message was not stored.' });
-    }
+    const handler = handlers[parsed.message.kind] as Handler<ClientMessage['kind']>;
+    await handler(payload, parsed.message);
   },
 };
 
@@ -121,47 +137,22 @@ export const presence: Extension = {
 };
 
 /**
- * Re-checks every socket of a room against the database: the room still
- * exists, the person still has a role (workspace, room or link), the token the
- * ticket was issued to is not revoked. A socket that lost access is closed
- * (4403); one whose role changed is told and made read-only or writable.
+ * Re-checks every socket of a room against the current state (lib/access): a
+ * socket that lost access is told and its WebSocket closed (4403); one whose
+ * role changed is told and made read-only or writable.
  */
 export async function recheckRoom(roomId: string, connections: Connection[]): Promise<void> {
   if (connections.length === 0) return;
   const contexts = connections.map((c) => c.context as SocketContext);
-  const userIds = [...new Set(contexts.map((c) => c.user.id))];
-  const tokenIds = [...new Set(contexts.map((c) => c.tokenId))];
-  const [room, tokens] = await Promise.all([
-    db.room.findUnique({
-      where: { id: roomId },
-      select: {
-        linkAccess: true,
-        members: { where: { userId: { in: userIds } }, select: { userId: true, role: true } },
-        workspace: { select: { memberships: { where: { userId: { in: userIds }, status: 'accepted' }, select: { userId: true, role: true } } } },
-      },
-    }),
-    db.token.findMany({ where: { id: { in: tokenIds }, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] }, select: { id: true } }),
-  ]);
-  const liveTokens = new Set(tokens.map((t) => t.id));
-  for (const connection of connections) {
-    const context = connection.context as SocketContext;
-    const role =
-      room && liveTokens.has(context.tokenId)
-        ? roleOf({
-            workspaceRole: room.workspace.memberships.find((m) => m.userId === context.user.id)?.role ?? null,
-            roomRole: room.members.find((m) => m.userId === context.user.id)?.role ?? null,
-            linkAccess: room.linkAccess,
-          })
-        : null;
-    if (!role) {
-      send(connection, { kind: 'access.revoked', message: room ? 'You no longer have access to this room.' : 'This room was deleted.' });
-      connection.close({ code: 4403, reason: 'Forbidden' });
-      continue;
-    }
+  const roles = await socketRoles(roomId, contexts[0].kind, contexts.map((c) => ({ userId: c.user.id, tokenId: c.tokenId })));
+  connections.forEach((connection, i) => {
+    const context = contexts[i];
+    const role = roles[i];
+    if (!role) return cutOff(context, connection, 'You no longer have access to this room.');
     if (role !== context.role) {
       context.role = role;
       connection.readOnly = !canEdit(role);
       send(connection, { kind: 'access', role, caps: capsOf(role) });
     }
-  }
+  });
 }

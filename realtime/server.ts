@@ -10,18 +10,17 @@ import type { Duplex } from 'node:stream';
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import crossws from 'crossws/adapters/node';
-import { roleOf } from '../lib/access/rooms.ts';
 import { config } from '../lib/config.ts';
-import { db } from '../lib/db/client.ts';
 import type { RoomKind } from '../lib/db/generated/client.ts';
 import { errorResponse, type ErrorCode } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
 import { realtimeSource } from '../lib/ops/metrics.ts';
 import { subscribeRoomEvents, type RoomEvent } from '../lib/rooms/bus.ts';
 import { loadMessage } from '../lib/rooms/messages.ts';
-import { redeemTicket } from '../lib/rooms/rooms.ts';
-import { ai } from './ai.ts';
-import { chat, deliverChat, persistence, presence, recheckRoom, send, ticketAuth, type SocketContext } from './extensions.ts';
+import { admitSocket } from '../lib/rooms/sockets.ts';
+import { roomAdmission } from './admission.ts';
+import { deliverChat, messages, persistence, presence, recheckRoom, ticketAuth } from './extensions.ts';
+import { send, type SocketContext, type SocketState } from './socket.ts';
 
 const SOCKET_PATH = /^\/v1\/(rooms|live-spaces)\/([A-Za-z0-9_-]{1,100})\/ws$/;
 
@@ -38,6 +37,8 @@ export type RealtimeOptions = {
   debounceMs?: number;
   maxDebounceMs?: number;
   recheckMs?: number;
+  /** Sockets one room takes on this node (ROOM_MAX_CONNECTIONS). */
+  maxRoomConnections?: number;
   name?: string;
 };
 
@@ -54,7 +55,7 @@ export type Realtime = {
 const refuse = (code: ErrorCode, message: string) => errorResponse(code, message);
 
 export function createRealtime(options: RealtimeOptions = {}): Realtime {
-  const extensions: Extension[] = [ticketAuth, persistence, chat, presence, ai];
+  const extensions: Extension[] = [ticketAuth, persistence, messages, presence];
   const redisUrl = options.redisUrl ?? config.redisUrl;
   if (redisUrl) {
     const url = new URL(redisUrl);
@@ -71,6 +72,7 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
   realtimeSource(() => ({ sockets: hocuspocus.getConnectionsCount(), rooms: hocuspocus.getDocumentsCount() }));
 
   const connectionsOf = (roomId: string) => hocuspocus.documents.get(roomId)?.getConnections() ?? [];
+  const admission = roomAdmission(() => options.maxRoomConnections ?? config.roomMaxConnections);
 
   const ws = crossws({
     serverOptions: { maxPayload: MAX_MESSAGE_BYTES },
@@ -85,36 +87,26 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
         const kind: RoomKind = match[1] === 'rooms' ? 'room' : 'live';
         const roomId = match[2];
         const ticket = url.searchParams.get('ticket');
-        const payload = ticket ? await redeemTicket(ticket, kind, roomId) : null;
-        if (!payload) return refuse('unauthorized', 'A valid ticket is required: POST …/ticket and connect within a minute, once.');
-        const [user, room, token, blocks] = await Promise.all([
-          db.user.findUnique({ where: { id: payload.u }, select: { id: true, handle: true, name: true } }),
-          db.room.findUnique({
-            where: { id: roomId },
-            select: {
-              kind: true,
-              linkAccess: true,
-              members: { where: { userId: payload.u }, select: { role: true } },
-              workspace: { select: { memberships: { where: { userId: payload.u, status: 'accepted' }, select: { role: true } } } },
-            },
-          }),
-          db.token.findUnique({ where: { id: payload.t }, select: { id: true } }),
-          db.userBlock.findMany({ where: { blockerId: payload.u }, select: { blockedId: true } }),
-        ]);
-        const role = room && token ? roleOf({ workspaceRole: room.workspace.memberships[0]?.role ?? null, roomRole: room.members[0]?.role ?? null, linkAccess: room.linkAccess }) : null;
-        if (!user || !room || room.kind !== kind || !role) return refuse('not_found', 'No such room (or you cannot see it).');
-        if (connectionsOf(roomId).length >= config.roomMaxConnections) return refuse('rate_limited', 'This room has as many people connected as it takes; try again later.');
-        const context: SocketContext = { roomId, kind, user, tokenId: payload.t, role, hidden: new Set(blocks.map((b) => b.blockedId)) };
+        const holder = ticket ? await admitSocket(ticket, kind, roomId) : 'bad-ticket';
+        if (holder === 'bad-ticket') return refuse('unauthorized', 'A valid ticket is required: POST …/ticket and connect within a minute, once.');
+        if (holder === 'no-access') return refuse('not_found', 'No such room (or you cannot see it).');
+        const place = admission.take(roomId);
+        if (!place) return refuse('rate_limited', 'This room has as many people connected as it takes; try again later.');
+        const socket: SocketState = { authenticated: false, close: () => {}, place };
+        const context: SocketContext = { ...holder, roomId, kind, hidden: new Set(holder.hidden), socket };
         return { context: { atrium: context } };
       },
       open(peer) {
         const context = (peer.context as { atrium: SocketContext }).atrium;
+        context.socket.close = (code, reason) => peer.close(code, reason);
+        context.socket.place.opened();
         (peer as unknown as { _atrium: ReturnType<Hocuspocus['handleConnection']> })._atrium = hocuspocus.handleConnection(peer.websocket as WebSocket, peer.request as Request, context);
       },
       message(peer, message) {
         (peer as unknown as { _atrium?: ReturnType<Hocuspocus['handleConnection']> })._atrium?.handleMessage(message.uint8Array());
       },
       close(peer, event) {
+        (peer.context as { atrium?: SocketContext }).atrium?.socket.place.free();
         (peer as unknown as { _atrium?: ReturnType<Hocuspocus['handleConnection']> })._atrium?.handleClose({ code: event.code ?? 1000, reason: event.reason ?? '' });
       },
       error(_peer, error) {

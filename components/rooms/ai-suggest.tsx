@@ -4,13 +4,13 @@ import type { HocuspocusProvider } from '@hocuspocus/provider';
 import type { Editor, JSONContent } from '@tiptap/react';
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { Button } from '@/components/ui/button.tsx';
+import { readMessage, sendMessage } from './connection.ts';
 
 /** Characters before the cursor sent with a request (the server keeps at most 1,000). */
 const CONTEXT_CHARS = 1000;
 
 export type AiSuggestHandle = { ask: () => void };
 
-type Answer = { kind: 'ai.suggestion'; id: string | null; text: string } | { kind: 'ai.error'; id: string | null; message: string };
 
 /**
  * "Suggest" (or Ctrl/Cmd+J in the editor): asks the server for a continuation
@@ -28,14 +28,9 @@ export function AiSuggest({ editor, provider, pageId, ref }: { editor: Editor | 
 
   useEffect(() => {
     const onStateless = ({ payload }: { payload: string }) => {
-      let answer: Answer;
-      try {
-        answer = JSON.parse(payload) as Answer;
-      } catch {
-        return;
-      }
+      const answer = readMessage(payload);
       // Only the answer to this editor's latest request (another page's is ignored).
-      if ((answer.kind !== 'ai.suggestion' && answer.kind !== 'ai.error') || answer.id === null || answer.id !== waiting.current) return;
+      if (!answer || (answer.kind !== 'ai.suggestion' && answer.kind !== 'ai.error') || answer.id === null || answer.id !== waiting.current) return;
       waiting.current = null;
       setPending(null);
       if (answer.kind === 'ai.suggestion') setSuggestion({ text: answer.text, at: at.current });
@@ -55,7 +50,7 @@ export function AiSuggest({ editor, provider, pageId, ref }: { editor: Editor | 
     setSuggestion(null);
     waiting.current = id;
     setPending(id);
-    provider.sendStateless(JSON.stringify({ kind: 'ai.suggest', id, pageId, cursorContext: editor.state.doc.textBetween(Math.max(0, from - CONTEXT_CHARS), from, '\n') }));
+    sendMessage(provider, { kind: 'ai.suggest', id, pageId, cursorContext: editor.state.doc.textBetween(Math.max(0, from - CONTEXT_CHARS), from, '\n') });
   }, [editor, pending, pageId, provider]);
 
   useImperativeHandle(ref, () => ({ ask }), [ask]);

@@ -6,24 +6,30 @@
 // an attempt that still used the old ticket is refused and retried).
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import * as Y from 'yjs';
+import type { z } from 'zod';
+import type { roomCaps } from '@/lib/schemas/rooms.ts';
+import { serverMessage, type ClientMessage, type ServerMessage } from '@/lib/schemas/socket.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { KIND, type RoomKindName } from './kinds.ts';
 
-export type Caps = { view: boolean; comment: boolean; edit: boolean; manage: boolean };
-export type ChatMessage = { id: string; body: string; author: { id: string; handle: string; name: string | null } | null; authorName: string; createdAt: number };
+// The messages are defined once, in lib/schemas/socket.ts.
+export type { ServerMessage as ServerEvent, SocketChatMessage as ChatMessage } from '@/lib/schemas/socket.ts';
+export type Caps = z.infer<typeof roomCaps>;
 
-export type ServerEvent =
-  | { kind: 'hello'; role: string; caps: Caps; user: { id: string; handle: string }; ai?: boolean }
-  | { kind: 'ai.suggestion'; id: string | null; pageId: string; text: string }
-  | { kind: 'ai.error'; id: string | null; message: string }
-  | { kind: 'chat.history'; messages: ChatMessage[] }
-  | { kind: 'chat.message'; message: ChatMessage }
-  | { kind: 'chat.deleted'; messageId: string }
-  | { kind: 'chat.error'; id: string | null; message: string }
-  | { kind: 'access'; role: string; caps: Caps }
-  | { kind: 'access.revoked'; message: string }
-  | { kind: 'changed'; what: 'people' | 'sources' }
-  | { kind: 'error'; message: string };
+/** Sends a stateless message of the socket contract. */
+export function sendMessage(provider: HocuspocusProvider, message: ClientMessage) {
+  provider.sendStateless(JSON.stringify(message));
+}
+
+/** A stateless message from the server, or null when it is not one of the contract's. */
+export function readMessage(payload: string): ServerMessage | null {
+  try {
+    const parsed = serverMessage.safeParse(JSON.parse(payload));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 export type Status = 'connecting' | 'connected' | 'disconnected' | 'revoked';
 
@@ -37,7 +43,7 @@ async function ticketUrl(kind: RoomKindName, id: string): Promise<string> {
 export async function connect(
   kind: RoomKindName,
   id: string,
-  handlers: { onEvent: (event: ServerEvent) => void; onStatus: (status: Status) => void; onSynced: () => void },
+  handlers: { onEvent: (event: ServerMessage) => void; onStatus: (status: Status) => void; onSynced: () => void },
 ): Promise<Connection> {
   const doc = new Y.Doc();
   let revoked = false;
@@ -53,12 +59,8 @@ export async function connect(
     },
     onSynced: () => handlers.onSynced(),
     onStateless: ({ payload }) => {
-      let event: ServerEvent;
-      try {
-        event = JSON.parse(payload) as ServerEvent;
-      } catch {
-        return;
-      }
+      const event = readMessage(payload);
+      if (!event) return;
       if (event.kind === 'access.revoked') {
         revoked = true;
         handlers.onStatus('revoked');

@@ -5,7 +5,7 @@ import type { LiveSpace, Room } from '@/lib/schemas/rooms.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { ChatPanel } from './chat-panel.tsx';
 import { colorAmong, colorOf } from './colors.ts';
-import { connect, type Caps, type ChatMessage, type Connection, type ServerEvent, type Status } from './connection.ts';
+import { connect, sendMessage, type Caps, type ChatMessage, type Connection, type ServerEvent, type Status } from './connection.ts';
 import { KIND, type RoomKindName } from './kinds.ts';
 import { PagesSidebar, usePages } from './pages-sidebar.tsx';
 import { PeoplePanel } from './people-panel.tsx';
@@ -130,7 +130,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
   const send = useCallback(
     (body: string) => {
       sendCounter.current += 1;
-      connection?.provider.sendStateless(JSON.stringify({ kind: 'chat.send', body, id: `c${sendCounter.current}` }));
+      if (connection) sendMessage(connection.provider, { kind: 'chat.send', body, id: `c${sendCounter.current}` });
     },
     [connection],
   );

@@ -44,6 +44,11 @@ export function roleOf(grants: { workspaceRole: WorkspaceRole | null; roomRole: 
   return higherRole(higherRole(grants.workspaceRole ? WORKSPACE_TO_ROOM[grants.workspaceRole] : null, grants.roomRole), link);
 }
 
+/** The caller's role from a room row selected with their own grants only (`roomAccessSelect`). */
+export function callerRoomRole(room: { linkAccess: RoomLinkAccess; members: { role: RoomRole }[]; workspace: { memberships: { role: WorkspaceRole }[] } }): RoomRole | null {
+  return roleOf({ workspaceRole: room.workspace.memberships[0]?.role ?? null, roomRole: room.members[0]?.role ?? null, linkAccess: room.linkAccess });
+}
+
 export const KIND_NOUN: Record<RoomKind, string> = { room: 'room', live: 'live space' };
 
 export function roomNotFound(kind: RoomKind, id: string): ApiError {
@@ -62,11 +67,48 @@ export const roomAccessSelect = (userId: string) =>
     workspace: { select: { id: true, slug: true, name: true, plan: true, memberships: { where: { userId, status: 'accepted' }, select: { role: true } } } },
   }) as const;
 
+/**
+ * The current room role of each holder of a socket (a person and the token
+ * their ticket was issued to), in order: null when the room is gone or is of
+ * another kind, the token was revoked or expired, or no grant remains. Room
+ * sockets decide from this at the upgrade, at every Auth and at every re-check.
+ */
+export async function socketRoles(roomId: string, kind: RoomKind, holders: { userId: string; tokenId: string }[]): Promise<(RoomRole | null)[]> {
+  if (holders.length === 0) return [];
+  const userIds = [...new Set(holders.map((h) => h.userId))];
+  const [room, tokens] = await Promise.all([
+    db.room.findUnique({
+      where: { id: roomId },
+      select: {
+        kind: true,
+        linkAccess: true,
+        members: { where: { userId: { in: userIds } }, select: { userId: true, role: true } },
+        workspace: { select: { memberships: { where: { userId: { in: userIds }, status: 'accepted' }, select: { userId: true, role: true } } } },
+      },
+    }),
+    db.token.findMany({
+      where: { id: { in: [...new Set(holders.map((h) => h.tokenId))] }, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+      select: { id: true, userId: true },
+    }),
+  ]);
+  if (!room || room.kind !== kind) return holders.map(() => null);
+  const liveTokens = new Map(tokens.map((t) => [t.id, t.userId]));
+  return holders.map(({ userId, tokenId }) =>
+    liveTokens.get(tokenId) === userId
+      ? roleOf({
+          workspaceRole: room.workspace.memberships.find((m) => m.userId === userId)?.role ?? null,
+          roomRole: room.members.find((m) => m.userId === userId)?.role ?? null,
+          linkAccess: room.linkAccess,
+        })
+      : null,
+  );
+}
+
 /** The room and the caller's role in it; 404 without view, 403 without `capability`. */
 export async function roomAccess(userId: string, kind: RoomKind, id: string, capability: RoomCapability, client: Client = db) {
   const room = await client.room.findUnique({ where: { id }, select: roomAccessSelect(userId) });
   if (!room || room.kind !== kind) throw roomNotFound(kind, id);
-  const role = roleOf({ workspaceRole: room.workspace.memberships[0]?.role ?? null, roomRole: room.members[0]?.role ?? null, linkAccess: room.linkAccess });
+  const role = callerRoomRole(room);
   if (!roomRoleCan(role, 'view')) throw roomNotFound(kind, id);
   if (!roomRoleCan(role, capability)) {
     throw new ApiError('forbidden', `This needs ${capability} in this ${KIND_NOUN[kind]}; your role is ${role}.`);

@@ -9,6 +9,7 @@
 //   ON DELETE SET NULL, and a null author is shown as "Deleted user".
 import type { SignedInCaller } from '../access/caller.ts';
 import { db, type Prisma } from '../db/client.ts';
+import { publishRoomEvent } from '../rooms/bus.ts';
 
 type WorkspaceRef = { id: string; slug: string; name: string };
 
@@ -71,4 +72,5 @@ export async function deleteAccount({ actor }: SignedInCaller): Promise<void> {
     const user = await tx.user.delete({ where: { id: userId }, select: { email: true } });
     if (user.email) await tx.emailSignIn.deleteMany({ where: { email: user.email } });
   });
+  await publishRoomEvent({ kind: 'access', roomId: null });
 }

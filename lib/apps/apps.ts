@@ -13,7 +13,7 @@
 // build and get the owner link, manage for the lifecycle, users and export.
 import { randomInt } from 'node:crypto';
 import type { SignedInCaller } from '../access/caller.ts';
-import { roomAccess, roomRoleCan } from '../access/rooms.ts';
+import { callerRoomRole, roomAccess, roomRoleCan } from '../access/rooms.ts';
 import { recordAudit } from '../audit/log.ts';
 import { limitsOf, requireUnderLimit } from '../billing/plans.ts';
 import { config } from '../config.ts';
@@ -119,11 +119,7 @@ export async function listApps({ actor }: SignedInCaller, query: { workspace?: s
     orderBy: { createdAt: 'desc' },
     take: 500,
   });
-  const { roleOf } = await import('../access/rooms.ts');
-  return rows.map((row) => {
-    const role = roleOf({ workspaceRole: row.room.workspace.memberships[0]?.role ?? null, roomRole: row.room.members[0]?.role ?? null, linkAccess: row.room.linkAccess });
-    return toApp(row, roomRoleCan(role, 'manage'));
-  });
+  return rows.map((row) => toApp(row, roomRoleCan(callerRoomRole(row.room), 'manage')));
 }
 
 export async function getApp({ actor }: SignedInCaller, id: string): Promise<App> {

@@ -5,6 +5,7 @@ import { db, query, type Prisma } from '../db/client.ts';
 import type { TokenKind } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import { publishRoomEvent } from '../rooms/bus.ts';
 import type { TokenListing } from '../schemas/auth.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
 
@@ -142,6 +143,8 @@ export async function listTokens({ actor }: SignedInCaller): Promise<{ tokens: T
 export async function revokeToken({ actor }: SignedInCaller, tokenId: string): Promise<void> {
   const { count } = await db.token.deleteMany({ where: { id: tokenId, userId: actor.user.id } });
   if (count === 0) throw new ApiError('not_found', 'You have no token with that id.');
+  // Sockets opened with a ticket of that token end now, on every node.
+  await publishRoomEvent({ kind: 'access', roomId: null });
 }
 
 /** Revokes the API token making the request (signing the CLI out). */
@@ -150,11 +153,13 @@ export async function revokeCurrentToken({ actor }: SignedInCaller): Promise<voi
     throw new ApiError('bad_request', 'This is a web session, not an API token: sign out of the web app instead.');
   }
   await db.token.deleteMany({ where: { id: actor.token.id } });
+  await publishRoomEvent({ kind: 'access', roomId: null });
 }
 
 /** Ends the web session whose secret is given (sign-out); unknown secrets are ignored. */
 export async function endSession(secret: string): Promise<void> {
-  await db.token.deleteMany({ where: { hash: hashSecret(secret), kind: 'web' } });
+  const { count } = await db.token.deleteMany({ where: { hash: hashSecret(secret), kind: 'web' } });
+  if (count > 0) await publishRoomEvent({ kind: 'access', roomId: null });
 }
 
 /** A new API token for the caller, made in the web app (settings); its secret is answered this once. */

@@ -3,7 +3,7 @@
 // these with their `kind`; a room asked for under the other prefix is 404.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SignedInCaller } from '../access/caller.ts';
-import { capsOf, roleOf, roomAccess, roomNotFound } from '../access/rooms.ts';
+import { callerRoomRole, capsOf, roomAccess, roomNotFound } from '../access/rooms.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
 import { serverSecret } from '../auth/server-secret.ts';
 import { limitsOf, requireUnderLimit } from '../billing/plans.ts';
@@ -66,7 +66,7 @@ export function roomPath(kind: RoomKind, id: string) {
 }
 
 function toRecord(row: RecordRow): Room | LiveSpace {
-  const role = roleOf({ workspaceRole: row.workspace.memberships[0]?.role ?? null, roomRole: row.members[0]?.role ?? null, linkAccess: row.linkAccess })!;
+  const role = callerRoomRole(row)!;
   const path = roomPath(row.kind, row.id);
   const record: LiveSpace = {
     id: row.id,

@@ -9,6 +9,7 @@ import { workspaceAccess, workspaceNotFound } from '../access/workspaces.ts';
 import { db } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { log } from '../log.ts';
+import { publishRoomEvent } from '../rooms/bus.ts';
 
 export async function deleteWorkspace({ actor }: SignedInCaller, slug: string): Promise<void> {
   const deleted = await db.$transaction(async (tx) => {
@@ -24,5 +25,6 @@ export async function deleteWorkspace({ actor }: SignedInCaller, slug: string): 
     if (count === 0) throw workspaceNotFound(slug);
     return { ...workspace, spaces };
   });
+  await publishRoomEvent({ kind: 'access', roomId: null });
   log.info('workspace.deleted', { workspaceId: deleted.id, slug: deleted.slug, actorId: actor.user.id, actorHandle: actor.user.handle, spaces: deleted.spaces });
 }

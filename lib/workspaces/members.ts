@@ -9,6 +9,7 @@ import type { Actor } from '../auth/tokens.ts';
 import { recordAudit } from '../audit/log.ts';
 import type { WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
+import { publishRoomEvent } from '../rooms/bus.ts';
 import { assertSeatFree } from './seats.ts';
 import { changeWorkspace, type Tx } from './transaction.ts';
 
@@ -73,6 +74,8 @@ export async function changeMemberRole({ actor }: SignedInCaller, slug: string, 
       details: { from: target.role, to: next, ...(target.status === 'pending' && { pending: true }) },
     });
   });
+  // Room roles follow workspace roles: re-check open sockets now.
+  await publishRoomEvent({ kind: 'access', roomId: null });
 }
 
 /** Removes a member or cancels an invitation (owners and admins), or leaves (oneself). */
@@ -101,6 +104,8 @@ export async function removeMember({ actor }: SignedInCaller, slug: string, hand
       details: { role: target.role },
     });
   });
+  // Room roles follow workspace roles: re-check open sockets now.
+  await publishRoomEvent({ kind: 'access', roomId: null });
 }
 
 async function pendingInvitation(tx: Tx, actor: Actor, slug: string) {

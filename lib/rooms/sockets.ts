@@ -1,0 +1,53 @@
+// What the realtime server (realtime/) asks of the database, so that it holds
+// wiring only: who a ticket admits, the stored document, a room's AI switch.
+// Every access decision comes from lib/access/rooms.ts, from current state.
+import { socketRoles } from '../access/rooms.ts';
+import { db } from '../db/client.ts';
+import type { RoomKind, RoomRole } from '../db/generated/client.ts';
+import { redeemTicket } from './rooms.ts';
+
+export type SocketHolder = {
+  user: { id: string; handle: string; name: string | null };
+  /** The token the ticket was issued to: revoking it ends the socket. */
+  tokenId: string;
+  role: RoomRole;
+  /** Authors whose messages this socket never receives: the user's blocks. */
+  hidden: string[];
+};
+
+/**
+ * Who a socket's ticket admits into the room, with their role now; else why
+ * not: the ticket is not genuine, expired, used or for another room
+ * (`bad-ticket`), or the person cannot view the room any more (`no-access`).
+ */
+export async function admitSocket(ticket: string, kind: RoomKind, roomId: string): Promise<SocketHolder | 'bad-ticket' | 'no-access'> {
+  const payload = await redeemTicket(ticket, kind, roomId);
+  if (!payload) return 'bad-ticket';
+  const [user, [role], blocks] = await Promise.all([
+    db.user.findUnique({ where: { id: payload.u }, select: { id: true, handle: true, name: true } }),
+    socketRoles(roomId, kind, [{ userId: payload.u, tokenId: payload.t }]),
+    db.userBlock.findMany({ where: { blockerId: payload.u }, select: { blockedId: true } }),
+  ]);
+  if (!user || !role) return 'no-access';
+  return { user, tokenId: payload.t, role, hidden: blocks.map((b) => b.blockedId) };
+}
+
+/** The room's stored Yjs state (Room.roomDoc), or null for a new room. */
+export async function loadRoomState(roomId: string): Promise<Uint8Array | null> {
+  const row = await db.room.findUnique({ where: { id: roomId }, select: { roomDoc: true } });
+  return row?.roomDoc ? new Uint8Array(row.roomDoc) : null;
+}
+
+/** Stores the room's Yjs state, counting a version and naming who edited last. */
+export async function storeRoomState(roomId: string, state: Uint8Array, editedBy: string | null): Promise<void> {
+  await db.room.updateMany({
+    where: { id: roomId },
+    data: { roomDoc: Buffer.from(state), latestVersion: { increment: 1 }, ...(editedBy ? { lastActivity: `edited by @${editedBy}`, lastActivityAt: new Date() } : {}) },
+  });
+}
+
+/** Whether the room's owner turned AI suggestions on. */
+export async function aiSuggestOn(roomId: string): Promise<boolean> {
+  const room = await db.room.findUnique({ where: { id: roomId }, select: { aiSuggest: true } });
+  return room?.aiSuggest ?? false;
+}
