@@ -30,3 +30,13 @@ test('the API reference makes requests to its own origin only and offers no Ask 
   await expect(page.getByPlaceholder(/Ask AI/i)).toHaveCount(0);
   expect(outside).toEqual([]);
 });
+
+test('the socket contract is served at /asyncapi.json and linked from the reference', async ({ page, request }) => {
+  const answer = await request.get('/asyncapi.json');
+  expect(answer.status()).toBe(200);
+  const document = await answer.json();
+  expect(document.asyncapi).toBe('3.0.0');
+  expect(Object.keys(document.channels)).toEqual(['room', 'liveSpace']);
+  await page.goto('/reference');
+  await expect(page.locator('a[href="/asyncapi.json"]').first()).toBeAttached({ timeout: 30_000 });
+});

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1.0 document, generated from the route table and the same zod
 // schemas that validate requests. test/http/openapi.test.ts lints it with
 // Redocly's recommended rules and expects no problem at all.
+import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { config } from '../config.ts';
 import { errorBody } from '../schemas/common.ts';
@@ -37,7 +38,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Spaces: comments':
     'Threads anchored to a quote of a published file (W3C text quote and position selectors, re-anchored in later versions), replies, resolution, edits with revisions, and guests who prove authorship with a key.',
   Rooms:
-    'Rooms: a shared document of ordered pages with chat and presence over a WebSocket (ticket, then GET /v1/rooms/{id}/ws; see docs/realtime.md), people and invites, sources, and a Markdown export.',
+    'Rooms: a shared document of ordered pages with chat and presence over a WebSocket (ticket, then GET /v1/rooms/{id}/ws; its messages are described in [/asyncapi.json](/asyncapi.json), an AsyncAPI 3.0 document, and docs/realtime.md), people and invites, sources, and a Markdown export.',
   'Live spaces': 'Live spaces: rooms under their own prefix and plan limit, with image blocks and no AI suggestions.',
   'Spaces: database':
     "A sandboxed SQLite database per space: queries, guest writes by name, the write log, a SQL dump, reset and point-in-time restore within 30 days.",
@@ -132,6 +133,35 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   };
 }
 
+/** The two socket routes the spec lists: WebSocket upgrades, described here as such and in full at /asyncapi.json. */
+export const SOCKET_ROUTES = [
+  { path: '/v1/rooms/{id}/ws', tag: 'Rooms', noun: 'room' },
+  { path: '/v1/live-spaces/{id}/ws', tag: 'Live spaces', noun: 'live space' },
+] as const;
+
+function socketOperation({ path, tag, noun }: (typeof SOCKET_ROUTES)[number]): ZodOpenApiOperationObject {
+  const refusal = (text: string) => ({ description: text, content: { 'application/json': { schema: errorBody } } });
+  return {
+    operationId: operationId({ method: 'GET', path }),
+    summary: `Open the ${noun}'s socket (WebSocket upgrade)`,
+    description: `Upgrades to a WebSocket speaking the Hocuspocus protocol: Yjs sync of the document, presence, and JSON stateless messages (chat, access, AI), described in /asyncapi.json and docs/realtime.md. The ticket is the credential: ask for one with POST ${path.replace(/\/ws$/, '/ticket')}; it opens one socket, once, within 60 seconds. Access is decided from the current state at the upgrade, at the Auth and at every re-check; losing it ends the socket (close code 4403).`,
+    tags: [tag],
+    security: [],
+    requestParams: {
+      path: z.object({ id: z.string().meta({ description: `The ${noun}'s id.` }) }),
+      query: z.object({ ticket: z.string().meta({ description: 'From POST …/ticket.' }) }),
+    },
+    responses: {
+      '101': { description: 'Switching Protocols: the socket is open. Send Auth (any token: the ticket said who you are) and sync step 1 for the document named by the id.' },
+      '401': refusal('No ticket, or one that is not genuine, expired, already used or for another room (unauthorized).'),
+      '404': refusal(`No such ${noun}, or the ticket's holder cannot see it now (not_found).`),
+      '429': refusal(`The ${noun} has ROOM_MAX_CONNECTIONS sockets on this node (rate_limited).`),
+      '503': refusal('This realtime node is stopping: fetch a fresh ticket and connect again (unavailable).'),
+      ...COMMON_ERRORS,
+    },
+  };
+}
+
 const cached = new Map<string, object>();
 
 /** The document, with `publicUrl` (default PUBLIC_URL) as its server. */
@@ -143,6 +173,7 @@ export function openApiDocument(publicUrl: string = config.publicUrl): object {
     const key = openApiPath(endpoint.path) as `/${string}`;
     paths[key] = { ...paths[key], [endpoint.method.toLowerCase()]: operation(endpoint) };
   }
+  for (const route of SOCKET_ROUTES) paths[route.path] = { get: socketOperation(route) };
   const used = [...new Set(endpoints.map((e) => e.tag))];
   const document = createDocument({
     openapi: '3.1.0',
@@ -151,7 +182,7 @@ export function openApiDocument(publicUrl: string = config.publicUrl): object {
       version: '1',
       // Only what the API offers today: say more as more exists.
       description:
-        'Atrium publishes versioned static sites and files. This API covers spaces (publishing versions, reading files and their history, one-off uploads, visitor statistics), workspaces (members, roles, invitations, audit log, billing plans and limits), accounts and their API tokens, and signing in from the command line. Every route lives under /v1; every error is `{ "error": { "code", "message" } }`.',
+        'Atrium publishes versioned static sites and files. This API covers spaces (publishing versions, reading files and their history, one-off uploads, visitor statistics), workspaces (members, roles, invitations, audit log, billing plans and limits), accounts and their API tokens, and signing in from the command line. Every route lives under /v1; every error is `{ "error": { "code", "message" } }`. The WebSocket messages of the `…/ws` routes are described at [/asyncapi.json](/asyncapi.json).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: publicUrl, description: 'This Atrium server' }],

@@ -33,10 +33,10 @@ const socketUser = z.object({ id: z.string(), handle: z.string(), name: z.string
 export const clientMessages = {
   'chat.send': z
     .object({ kind: z.literal('chat.send'), id: requestId, body: z.string() })
-    .meta({ description: 'Post a chat message (commenters and up; at most 4,000 characters). Answered with `chat.message` to everyone, or `chat.error` to the sender.' }),
+    .meta({ description: 'Post a chat message: needs comment; `body` 1–4,000 characters; `id` is echoed in a `chat.error`. Everyone in the room (on every node) gets it as `chat.message`.' }),
   'ai.suggest': z
     .object({ kind: z.literal('ai.suggest'), id: requestId, pageId: z.string().min(1).max(100), cursorContext: z.string().max(20_000).optional() })
-    .meta({ description: 'Ask for a continuation of a page at the cursor (rooms with aiSuggest on, editors and owners). Answered to the sender only: `ai.suggestion` or `ai.error`.' }),
+    .meta({ description: 'Rooms only: ask for a continuation of a page. Needs edit, the room’s `aiSuggest` on and a server with AI; `cursorContext` is the text just before the cursor (the last 1,000 characters are used); `id` is echoed in the answer, which goes to the sender only.' }),
 } as const;
 
 export const clientMessage = z.discriminatedUnion('kind', [clientMessages['chat.send'], clientMessages['ai.suggest']]);
@@ -46,19 +46,19 @@ export type ClientMessage = z.infer<typeof clientMessage>;
 export const serverMessages = {
   hello: z
     .object({ kind: z.literal('hello'), role: roomRole, caps: roomCaps, user: socketUser, ai: z.boolean().optional().meta({ description: 'Rooms only: whether this server has an AI service.' }) })
-    .meta({ description: 'First message after Auth: who the socket is and what it may do, decided by the server from the current state.' }),
-  'chat.history': z.object({ kind: z.literal('chat.history'), messages: z.array(chatMessage) }).meta({ description: 'After `hello`: the latest 50 messages, oldest first, without those of people the reader blocked.' }),
-  'chat.message': z.object({ kind: z.literal('chat.message'), message: chatMessage }).meta({ description: 'A message posted by anyone in the room, on any node.' }),
-  'chat.deleted': z.object({ kind: z.literal('chat.deleted'), messageId: z.string() }).meta({ description: 'A message was deleted (DELETE …/messages/{messageId}).' }),
-  'chat.error': z.object({ kind: z.literal('chat.error'), id: echoedId, message: z.string() }).meta({ description: 'A `chat.send` was refused; nothing was stored.' }),
-  access: z.object({ kind: z.literal('access'), role: roomRole, caps: roomCaps }).meta({ description: 'The socket’s role changed: the document became read-only or writable.' }),
+    .meta({ description: 'On connect: your role and capabilities, decided by the server from the current state; in rooms, `ai` says whether the server has an AI service (live spaces carry no `ai`).' }),
+  'chat.history': z.object({ kind: z.literal('chat.history'), messages: z.array(chatMessage) }).meta({ description: 'On connect: the latest 50 messages, oldest first, without authors you block.' }),
+  'chat.message': z.object({ kind: z.literal('chat.message'), message: chatMessage }).meta({ description: 'A message was posted (not sent to those who block its author).' }),
+  'chat.deleted': z.object({ kind: z.literal('chat.deleted'), messageId: z.string() }).meta({ description: 'A message was deleted (`DELETE …/messages/{messageId}`).' }),
+  'chat.error': z.object({ kind: z.literal('chat.error'), id: echoedId, message: z.string() }).meta({ description: 'Your `chat.send` was refused (viewer, empty, too long, invalid); nothing was stored.' }),
+  access: z.object({ kind: z.literal('access'), role: roomRole, caps: roomCaps }).meta({ description: 'Your role changed; the socket becomes read-only or writable.' }),
   'access.revoked': z
     .object({ kind: z.literal('access.revoked'), message: z.string() })
-    .meta({ description: 'Access was lost; the server closes the WebSocket with 4403 right after.' }),
-  changed: z.object({ kind: z.literal('changed'), what: z.enum(['people', 'sources']) }).meta({ description: 'The room’s people or sources changed: read the list again over the API.' }),
-  'ai.suggestion': z.object({ kind: z.literal('ai.suggestion'), id: echoedId, pageId: z.string(), text: z.string() }).meta({ description: 'The suggested continuation; nothing is inserted in the document.' }),
-  'ai.error': z.object({ kind: z.literal('ai.error'), id: echoedId, message: z.string() }).meta({ description: 'No suggestion, and why.' }),
-  error: z.object({ kind: z.literal('error'), message: z.string() }).meta({ description: 'A message the server could not read (not JSON, unknown kind, invalid fields).' }),
+    .meta({ description: 'You lost access (removed, token revoked, room deleted); the server then closes the WebSocket with code 4403.' }),
+  changed: z.object({ kind: z.literal('changed'), what: z.enum(['people', 'sources']) }).meta({ description: 'The room’s people (members, invitations) or sources changed: read the list again over the API.' }),
+  'ai.suggestion': z.object({ kind: z.literal('ai.suggestion'), id: echoedId, pageId: z.string(), text: z.string() }).meta({ description: 'The answer to your `ai.suggest`, to you only: plain text to insert at the cursor (or not; the server changes nothing).' }),
+  'ai.error': z.object({ kind: z.literal('ai.error'), id: echoedId, message: z.string() }).meta({ description: 'Your `ai.suggest` was refused or failed. Refusals start "AI suggestions are off" (no AI service on this server, a live space, your role, or the room’s `aiSuggest` off) and then nothing was sent to the AI service; also "Too many AI suggestions…" past 20 a minute per person.' }),
+  error: z.object({ kind: z.literal('error'), message: z.string() }).meta({ description: 'A stateless message the server could not read (not JSON, or an unknown kind).' }),
 } as const;
 
 export const serverMessage = z.discriminatedUnion('kind', Object.values(serverMessages) as [typeof serverMessages.hello, ...(typeof serverMessages)[keyof typeof serverMessages][]]);
@@ -77,7 +77,7 @@ export function parseClientMessage(payload: string): { ok: true; message: Client
   const kind = (json as { kind?: unknown } | null)?.kind;
   const rawId = (json as { id?: unknown } | null)?.id;
   const id = typeof rawId === 'string' ? rawId.slice(0, 100) : null;
-  if (typeof kind !== 'string' || !(kind in clientMessages)) return { ok: false, error: `Unknown message kind ${JSON.stringify(kind ?? null)}.`, id };
+  if (typeof kind !== 'string' || !Object.hasOwn(clientMessages, kind)) return { ok: false, error: `Unknown message kind ${JSON.stringify(kind ?? null)}.`, id };
   const parsed = clientMessage.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

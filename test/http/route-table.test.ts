@@ -4,7 +4,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument, openApiPath } from '@/lib/http/openapi.ts';
+import { openApiDocument, openApiPath, SOCKET_ROUTES } from '@/lib/http/openapi.ts';
 import { endpoints } from '@/lib/schemas/index.ts';
 
 const APP_V1 = path.resolve(import.meta.dirname, '../../app/v1');
@@ -33,12 +33,12 @@ describe('route table', () => {
     expect(implemented.sort()).toEqual(declared.sort());
   });
 
-  it('is what the OpenAPI document describes', () => {
+  it('is what the OpenAPI document describes, with the two socket upgrades', () => {
     const document = openApiDocument() as { openapi: string; info: { version: string }; paths: Record<string, Record<string, unknown>> };
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('1');
     const documented = Object.entries(document.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
-    const declared = endpoints.map((e) => `${e.method} ${openApiPath(e.path)}`);
+    const declared = [...endpoints.map((e) => `${e.method} ${openApiPath(e.path)}`), ...SOCKET_ROUTES.map((r) => `GET ${r.path}`)];
     expect(documented.sort()).toEqual(declared.sort());
   });
 });
