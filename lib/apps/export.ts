@@ -17,8 +17,8 @@ import { appWith } from './apps.ts';
 import { dataDump, specOf } from './data.ts';
 import { EXPORT_SERVER as SERVER } from './export-server.ts';
 
-
-export async function exportApp({ actor }: SignedInCaller, id: string): Promise<Response> {
+/** The app's zip, streamed as it is read, and its file name. */
+export async function exportApp({ actor }: SignedInCaller, id: string): Promise<{ filename: string; zip: ReadableStream<Uint8Array> }> {
   const { row } = await appWith(actor.user.id, id, 'manage');
   const version = row.liveVersion ?? row.previewVersion;
   if (!version) throw new ApiError('conflict', 'This app has no build to export yet.');
@@ -49,12 +49,5 @@ export async function exportApp({ actor }: SignedInCaller, id: string): Promise<
     { mtime },
   );
   zip.end();
-  return new Response(Readable.toWeb(zip.outputStream as Readable) as ReadableStream<Uint8Array>, {
-    headers: {
-      'content-type': 'application/zip',
-      'content-disposition': `attachment; filename="${dir}.zip"`,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return { filename: `${dir}.zip`, zip: Readable.toWeb(zip.outputStream as Readable) as ReadableStream<Uint8Array> };
 }

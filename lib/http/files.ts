@@ -31,3 +31,15 @@ export async function fileResponse(request: Request, answer: FileAnswer): Promis
   if (request.method !== 'HEAD' && !body) throw new ApiError('not_found', 'The stored bytes of this file are missing.');
   return new Response(body, { status, headers: { ...headers, 'content-type': file.contentType, 'content-length': String(file.size) } });
 }
+
+/** A generated file to download (an export), never cached or sniffed. */
+export function attachment(body: string | ReadableStream<Uint8Array>, filename: string, contentType: string): Response {
+  return new Response(body, {
+    headers: {
+      'content-type': contentType,
+      'content-disposition': `attachment; filename="${filename}"`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+}

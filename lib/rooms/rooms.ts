@@ -200,11 +200,11 @@ export async function deleteRoom({ actor }: SignedInCaller, kind: RoomKind, id: 
   await publishRoomEvent({ kind: 'access', roomId: id });
 }
 
-export async function roomMarkdown({ actor }: SignedInCaller, kind: RoomKind, id: string): Promise<Response> {
+/** The stored document as Markdown. */
+export async function roomMarkdown({ actor }: SignedInCaller, kind: RoomKind, id: string): Promise<string> {
   await roomAccess(actor.user.id, kind, id, 'view');
   const room = await db.room.findUniqueOrThrow({ where: { id }, select: { name: true, roomDoc: true } });
-  const markdown = documentMarkdown(room.roomDoc ? new Uint8Array(room.roomDoc) : null, room.name);
-  return new Response(markdown, { headers: { 'content-type': 'text/markdown; charset=utf-8', 'x-content-type-options': 'nosniff' } });
+  return documentMarkdown(room.roomDoc ? new Uint8Array(room.roomDoc) : null, room.name);
 }
 
 export async function touchActivity(roomId: string, what: string) {

@@ -1,6 +1,6 @@
 // The socket contract is defined once (lib/schemas/socket.ts): docs/realtime.md
 // and /asyncapi.json come from it, and a message the server sends parses.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Parser } from '@asyncapi/parser';
 import { describe, expect, it } from 'vitest';
@@ -42,4 +42,12 @@ describe('the socket contract', () => {
     expect(serverMessage.safeParse({ kind: 'changed', what: 'people' }).success).toBe(true);
     expect(serverMessage.safeParse({ kind: 'changed', what: 'everything' }).success).toBe(false);
   });
+});
+
+it('leaves realtime/ as wiring: no database client there, only lib/rooms and lib/access', async () => {
+  const dir = path.resolve(import.meta.dirname, '../../realtime');
+  for (const file of await readdir(dir)) {
+    const source = await readFile(path.join(dir, file), 'utf8');
+    expect(source, file).not.toMatch(/from '\.\.\/lib\/db\/client\.ts'|\bdb\.\w+\.(find|create|update|delete|upsert)|\$queryRaw|\$executeRaw/);
+  }
 });

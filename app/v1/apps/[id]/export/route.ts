@@ -1,5 +1,9 @@
 import { exportApp } from '@/lib/apps/export.ts';
+import { attachment } from '@/lib/http/files.ts';
 import { route } from '@/lib/http/route.ts';
 import { appsApi } from '@/lib/schemas/apps.ts';
 
-export const GET = route(appsApi.export, async ({ caller, params }) => exportApp(caller, params.id));
+export const GET = route(appsApi.export, async ({ caller, params }) => {
+  const { filename, zip } = await exportApp(caller, params.id);
+  return attachment(zip, filename, 'application/zip');
+});

@@ -1,5 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { liveSpacesApi } from '@/lib/schemas/rooms.ts';
-import { roomMarkdown } from '@/lib/rooms/rooms.ts';
+import { liveSpaceRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const GET = route(liveSpacesApi.markdown, async ({ caller, params }) => roomMarkdown(caller, 'live', params.id));
+export const { GET } = liveSpaceRoutes.markdown;

@@ -1,6 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { liveSpacesApi } from '@/lib/schemas/rooms.ts';
-import { addPeople, listPeople } from '@/lib/rooms/people.ts';
+import { liveSpaceRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const GET = route(liveSpacesApi.people, async ({ caller, params }) => listPeople(caller, 'live', params.id));
-export const POST = route(liveSpacesApi.addPerson, async ({ caller, params, body }) => addPeople(caller, 'live', params.id, body));
+export const { GET, POST } = liveSpaceRoutes.people;

@@ -1,5 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { liveSpacesApi } from '@/lib/schemas/rooms.ts';
-import { issueTicket } from '@/lib/rooms/rooms.ts';
+import { liveSpaceRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const POST = route(liveSpacesApi.ticket, async ({ caller, params }) => issueTicket(caller, 'live', params.id));
+export const { POST } = liveSpaceRoutes.ticket;

@@ -1,5 +1,3 @@
-import { buildApp } from '@/lib/apps/apps.ts';
-import { route } from '@/lib/http/route.ts';
-import { roomsApi } from '@/lib/schemas/rooms.ts';
+import { roomRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const POST = route(roomsApi.build, async ({ caller, params, body }) => buildApp(caller, 'room', params.id, body));
+export const { POST } = roomRoutes.build;

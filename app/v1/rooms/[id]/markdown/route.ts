@@ -1,5 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { roomsApi } from '@/lib/schemas/rooms.ts';
-import { roomMarkdown } from '@/lib/rooms/rooms.ts';
+import { roomRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const GET = route(roomsApi.markdown, async ({ caller, params }) => roomMarkdown(caller, 'room', params.id));
+export const { GET } = roomRoutes.markdown;

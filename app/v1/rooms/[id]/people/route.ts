@@ -1,6 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { roomsApi } from '@/lib/schemas/rooms.ts';
-import { addPeople, listPeople } from '@/lib/rooms/people.ts';
+import { roomRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const GET = route(roomsApi.people, async ({ caller, params }) => listPeople(caller, 'room', params.id));
-export const POST = route(roomsApi.addPerson, async ({ caller, params, body }) => addPeople(caller, 'room', params.id, body));
+export const { GET, POST } = roomRoutes.people;

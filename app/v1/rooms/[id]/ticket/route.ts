@@ -1,5 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { roomsApi } from '@/lib/schemas/rooms.ts';
-import { issueTicket } from '@/lib/rooms/rooms.ts';
+import { roomRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const POST = route(roomsApi.ticket, async ({ caller, params }) => issueTicket(caller, 'room', params.id));
+export const { POST } = roomRoutes.ticket;

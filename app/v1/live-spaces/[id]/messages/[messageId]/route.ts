@@ -1,5 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { liveSpacesApi } from '@/lib/schemas/rooms.ts';
-import { deleteMessage } from '@/lib/rooms/messages.ts';
+import { liveSpaceRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const DELETE = route(liveSpacesApi.deleteMessage, async ({ caller, params }) => deleteMessage(caller, 'live', params.id, params.messageId));
+export const { DELETE } = liveSpaceRoutes.message;

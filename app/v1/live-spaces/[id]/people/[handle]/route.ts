@@ -1,6 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { liveSpacesApi } from '@/lib/schemas/rooms.ts';
-import { changeRole, removePerson } from '@/lib/rooms/people.ts';
+import { liveSpaceRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const PATCH = route(liveSpacesApi.changeRole, async ({ caller, params, body }) => changeRole(caller, 'live', params.id, params.handle, body.role));
-export const DELETE = route(liveSpacesApi.removePerson, async ({ caller, params }) => removePerson(caller, 'live', params.id, params.handle));
+export const { PATCH, DELETE } = liveSpaceRoutes.person;

@@ -1,6 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { roomsApi } from '@/lib/schemas/rooms.ts';
-import { changeRole, removePerson } from '@/lib/rooms/people.ts';
+import { roomRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const PATCH = route(roomsApi.changeRole, async ({ caller, params, body }) => changeRole(caller, 'room', params.id, params.handle, body.role));
-export const DELETE = route(roomsApi.removePerson, async ({ caller, params }) => removePerson(caller, 'room', params.id, params.handle));
+export const { PATCH, DELETE } = roomRoutes.person;

@@ -1,6 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { roomsApi } from '@/lib/schemas/rooms.ts';
-import { deleteSource, patchSource } from '@/lib/rooms/sources.ts';
+import { roomRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const PATCH = route(roomsApi.patchSource, async ({ caller, params, body }) => patchSource(caller, 'room', params.id, params.sourceId, body.hiddenFromAi));
-export const DELETE = route(roomsApi.deleteSource, async ({ caller, params }) => deleteSource(caller, 'room', params.id, params.sourceId));
+export const { PATCH, DELETE } = roomRoutes.source;

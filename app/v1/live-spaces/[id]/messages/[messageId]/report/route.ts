@@ -1,5 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { liveSpacesApi } from '@/lib/schemas/rooms.ts';
-import { reportMessage } from '@/lib/rooms/messages.ts';
+import { liveSpaceRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const POST = route(liveSpacesApi.reportMessage, async ({ caller, params, body }) => reportMessage(caller, 'live', params.id, params.messageId, body.reason));
+export const { POST } = liveSpaceRoutes.report;

@@ -1,5 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { roomsApi } from '@/lib/schemas/rooms.ts';
-import { reportMessage } from '@/lib/rooms/messages.ts';
+import { roomRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const POST = route(roomsApi.reportMessage, async ({ caller, params, body }) => reportMessage(caller, 'room', params.id, params.messageId, body.reason));
+export const { POST } = roomRoutes.report;

@@ -1,5 +1,3 @@
-import { route } from '@/lib/http/route.ts';
-import { roomsApi } from '@/lib/schemas/rooms.ts';
-import { sourceRaw } from '@/lib/rooms/sources.ts';
+import { roomRoutes } from '@/app/v1/rooms/handlers.ts';
 
-export const GET = route(roomsApi.sourceRaw, async ({ caller, params }) => sourceRaw(caller, 'room', params.id, params.sourceId));
+export const { GET } = roomRoutes.sourceRaw;
