@@ -279,9 +279,10 @@ async function answerApi(app: LiveApp, path: string, visit: AppVisit, admin: boo
   if (!table.guestWrites && !admin) return apiError(403, 'forbidden', 'Visitors may not add rows to this table.');
   const values = (visit.json as { values?: unknown } | undefined)?.values;
   if (!values || typeof values !== 'object' || Array.isArray(values)) return apiError(400, 'bad_request', 'Send {"values": {column: text}}.');
-  const row: Record<string, string> = {};
+  // Own properties only, into an object without a prototype: a column may be named `constructor` or `__proto__`.
+  const row: Record<string, string> = Object.create(null);
   for (const column of table.columns) {
-    const value = (values as Record<string, unknown>)[column];
+    const value = Object.hasOwn(values, column) ? (values as Record<string, unknown>)[column] : undefined;
     if (value === undefined || value === null) {
       row[column] = '';
       continue;

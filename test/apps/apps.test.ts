@@ -293,6 +293,25 @@ describe('live apps at /a/<slug>/', () => {
     expect((await visit(app.slug, '', { cookie: await enterCode(app.slug, renewed.joinCode) })).status).toBe(200);
   });
 
+  it('takes form rows whose columns are named like Object properties (constructor, __proto__)', async () => {
+    const { roomId } = await newRoom([
+      { type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Odd names' }] },
+      { type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Entries (form)' }] },
+      { type: 'paragraph', content: [{ type: 'text', text: '| constructor | __proto__ | toString |' }] },
+      { type: 'paragraph', content: [{ type: 'text', text: '| --- | --- | --- |' }] },
+    ]);
+    const { app } = await w.must(200, 'POST', `/v1/rooms/${roomId}/build`, { as: w.people.owner, body: {} });
+    await w.must(200, 'POST', `/v1/apps/${app.id}/live`, { as: w.people.owner, body: { access: 'public' } });
+    // Only the first column is required: the others are absent, and must not be read from Object.prototype.
+    expect((await visit(app.slug, '_api/tables/entries', { method: 'POST', json: { values: { constructor: 'first' } } })).status).toBe(201);
+    const all = JSON.parse('{"values":{"constructor":"a","__proto__":"b","toString":"c"}}');
+    const added = await visit(app.slug, '_api/tables/entries', { method: 'POST', json: all });
+    expect(added.status).toBe(201);
+    expect(added.json.row).toEqual(JSON.parse('{"constructor":"a","__proto__":"b","toString":"c"}'));
+    const { rows } = (await visit(app.slug, '_api/tables/entries')).json;
+    expect(rows).toEqual([JSON.parse('{"constructor":"first","__proto__":"","toString":""}'), JSON.parse('{"constructor":"a","__proto__":"b","toString":"c"}')]);
+  });
+
   it('without copyData starts the live tables empty', async () => {
     const { app } = await built();
     await w.must(200, 'POST', `/v1/apps/${app.id}/live`, { as: w.people.owner, body: { access: 'public' } });
