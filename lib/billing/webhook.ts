@@ -57,6 +57,22 @@ function subjectOf(event: Stripe.Event): { subscriptionId: string | null; worksp
   }
 }
 
+/**
+ * The subscription as Stripe has it now; null when Stripe does not know it
+ * (deleted since, or of another account sharing the endpoint): the event is
+ * then recorded and acknowledged with nothing to apply, since a failure would
+ * only make Stripe retry it for days.
+ */
+async function retrieveSubscription(client: Stripe, id: string, eventId: string): Promise<Stripe.Subscription | null> {
+  try {
+    return await client.subscriptions.retrieve(id);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'resource_missing') throw error;
+    log.warn('billing: an event about a subscription Stripe does not know; acknowledged, nothing applied', { subscription: id, event: eventId });
+    return null;
+  }
+}
+
 async function readEvent(body: IncomingBody): Promise<Buffer> {
   const tooLarge = () => new ApiError('too_large', `A billing event is at most ${MAX_EVENT_BYTES / 1024} KiB.`);
   if (body.length !== null && body.length > MAX_EVENT_BYTES) throw tooLarge();
@@ -88,7 +104,7 @@ export async function receiveWebhook(body: IncomingBody, signature: string | nul
   const subject = subjectOf(event);
   // Re-read the subscription now: its state, not the event's, is applied.
   const client = subject.subscriptionId ? stripe() : null;
-  const sub = client && subject.subscriptionId ? await client.subscriptions.retrieve(subject.subscriptionId) : null;
+  const sub = client && subject.subscriptionId ? await retrieveSubscription(client, subject.subscriptionId, event.id) : null;
   const facts = client && sub ? await subscriptionFacts(client, sub) : null;
   const customerId = sub ? idOf(sub.customer) : subject.customerId;
   const workspaceId = sub?.metadata?.atrium_workspace ?? subject.workspaceId ?? (customerId ? (await db.billingAccount.findUnique({ where: { customerId } }))?.workspaceId : null) ?? null;

@@ -244,6 +244,15 @@ describe('the webhook', () => {
     expect((await deliver(event)).json).toEqual({ received: true, duplicate: false });
     expect((await deliver(event)).json).toEqual({ received: true, duplicate: true });
   });
+
+  it('acknowledges an event about a subscription Stripe does not know (deleted, or of another account) instead of failing, so it is not retried for days', async () => {
+    const ghost = { id: 'sub_unknown_to_stripe', object: 'subscription', customer: 'cus_nobody', status: 'active', metadata: {}, items: { data: [] } };
+    const event = stand.event('customer.subscription.updated', ghost);
+    const answer = await deliver(event);
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ received: true, duplicate: false });
+    expect((await deliver(event)).json).toEqual({ received: true, duplicate: true });
+  });
 });
 
 describe('a downgrade below usage', () => {
