@@ -105,7 +105,8 @@ function receiveFile(body: IncomingBody, admit: (stored: StoredBlob) => Promise<
   return new Promise<Received>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': body.type! }, limits: { files: 1, fileSize: config.maxSourceBytes, fields: 10, parts: 12 } });
+      // Browsers send a file name as raw UTF-8 (RFC 7578); busboy would read it as Latin-1.
+      parser = busboy({ headers: { 'content-type': body.type! }, defParamCharset: 'utf8', limits: { files: 1, fileSize: config.maxSourceBytes, fields: 10, parts: 12 } });
     } catch {
       return reject(new ApiError('bad_request', 'The multipart body has no valid boundary.'));
     }

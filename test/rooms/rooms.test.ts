@@ -80,6 +80,16 @@ describe('rooms', () => {
     expect((await w.call('DELETE', `/v1/rooms/${w.rooms.room}/messages/${elsewhere}`, { as: w.people.owner })).status).toBe(404);
   });
 
+  it('keeps non-ASCII file names of sources, sent as raw UTF-8 or as filename*', async () => {
+    const upload = async (disposition: string) => {
+      const boundary = 'atrium-names';
+      const body = Buffer.concat([Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; ${disposition}\r\ncontent-type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`)]);
+      return w.must(200, 'POST', `/v1/rooms/${w.rooms.room}/sources`, { as: w.people.member, raw: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    };
+    expect((await upload('filename="résumé.txt"')).name).toBe('résumé.txt');
+    expect((await upload("filename*=UTF-8''%E6%97%A5%E6%9C%AC%E8%AA%9E.txt")).name).toBe('日本語.txt');
+  });
+
   it('extracts text from sources, marks what it cannot read unreadable, refuses files past MAX_SOURCE_BYTES, and serves bytes sandboxed', async () => {
     const upload = (name: string, type: string, content: string | Buffer) => {
       const { body, type: contentType } = multipartFile(name, type, content);
