@@ -170,8 +170,9 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
     requirePermission(space, permissions, 'comment');
     if (!input.guest) throw new ApiError('bad_request', 'body.guest: required to comment without signing in ({ name, key }).');
     if (input.guest.name === undefined) throw new ApiError('bad_request', 'body.guest.name: required for a new comment.');
-    await checkGuestName(input.guest.name);
-    guest = { name: input.guest.name, keyHash: hashKey(input.guest.key) };
+    const name = cleanGuestName(input.guest.name);
+    await checkGuestName(name);
+    guest = { name, keyHash: hashKey(input.guest.key) };
   }
 
   const path = normalizePath(input.path);
@@ -243,12 +244,33 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
   return commentOut(row);
 }
 
-/** A guest's name must not pass for a person with an account. */
+// Letters of other scripts that look like Latin ones, for comparing names only
+// (a small part of Unicode's confusables, TR39: the lowercase look-alikes of
+// Cyrillic and Greek that spell handles).
+const LOOK_ALIKES: Record<string, string> = {
+  а: 'a', в: 'b', е: 'e', ё: 'e', һ: 'h', і: 'i', ї: 'i', ј: 'j', к: 'k', м: 'm', о: 'o', р: 'p', с: 'c', ѕ: 's', т: 't', у: 'y', х: 'x', ԁ: 'd', ԛ: 'q', ԝ: 'w',
+  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ℓ: 'l',
+};
+
+/** A guest's name as stored and shown: NFKC, without invisible (default-ignorable) code points, spaces collapsed. */
+export function cleanGuestName(name: string): string {
+  return name.normalize('NFKC').replace(/\p{Default_Ignorable_Code_Point}/gu, '').replace(/\s+/gu, ' ').trim();
+}
+
+/** What two names are compared by: cleaned, lowercased, look-alike letters mapped to Latin. */
+export function nameSkeleton(name: string): string {
+  return [...cleanGuestName(name).toLowerCase()].map((c) => LOOK_ALIKES[c] ?? c).join('');
+}
+
+/** A guest's name must not pass for a person with an account, nor for "Deleted user". */
 async function checkGuestName(name: string): Promise<void> {
-  const bare = name.replace(/^@+/, '').toLowerCase();
-  if (name.startsWith('@')) throw new ApiError('bad_request', 'body.guest.name: must not start with "@" (handles belong to people with an account).');
-  if (bare === DELETED_USER.toLowerCase()) throw new ApiError('bad_request', `body.guest.name: "${DELETED_USER}" is reserved.`);
-  const user = await db.user.findUnique({ where: { handle: bare }, select: { id: true } });
+  if (!name) throw new ApiError('bad_request', 'body.guest.name: must hold visible characters.');
+  const skeleton = nameSkeleton(name);
+  if (skeleton.startsWith('@')) throw new ApiError('bad_request', 'body.guest.name: must not start with "@" (handles belong to people with an account).');
+  if (skeleton === nameSkeleton(DELETED_USER)) throw new ApiError('bad_request', `body.guest.name: "${DELETED_USER}" is reserved.`);
+  // Handles are lowercase letters, digits and dashes: a name that reads as one is compared with every spelling of it.
+  const asHandle = skeleton.replace(/[\s_.]+/g, '-');
+  const user = await db.user.findFirst({ where: { handle: { in: [...new Set([skeleton, asHandle])] } }, select: { id: true } });
   if (user) throw new ApiError('bad_request', 'body.guest.name: that is the handle of someone with an account; choose another name.');
 }
 

@@ -285,6 +285,36 @@ describe('guests', () => {
     expect((await comments.create(space.id, { path: 'guide.md', body: 'hello' })).json.error.message).toMatch(/^body\.guest: /);
   });
 
+  it('refuses guest names that pass for a handle or "Deleted user" through invisible, spacing or look-alike characters, and stores names cleaned', async () => {
+    const { owner, space } = await world('g9', { visibility: 'public', guestComments: true });
+    const as = (name: string) => comments.create(space.id, { path: 'guide.md', body: 'hi', guest: { name, key: guestKey() } });
+    const handle = owner.user.handle;
+    // Fullwidth forms of ASCII are U+FF01…U+FF5E.
+    const fullwidth = [...handle].map((c) => String.fromCodePoint(c.charCodeAt(0) + 0xfee0)).join('');
+    const impostors = [
+      `${handle.slice(0, 2)}\u200b${handle.slice(2)}`, // zero-width space
+      `\u2060${handle}\u00ad`, // word joiner, soft hyphen
+      handle.toUpperCase(),
+      `\uff20${handle}`, // fullwidth @
+      handle.replace(/o/g, '\u043e').replace(/e/g, '\u0435'), // Cyrillic o, e
+      fullwidth,
+      handle.replace('-', ' '),
+      'Deleted\u00a0user',
+      'Deleted\u200b user',
+      'DELETED   USER',
+      'D\u0435l\u0435t\u0435d us\u0435r', // Cyrillic e
+    ];
+    for (const name of impostors) {
+      const answer = await as(name);
+      expect(answer.status, JSON.stringify(name)).toBe(400);
+      expect(answer.json.error.message, JSON.stringify(name)).toMatch(/^body\.guest\.name: /);
+    }
+    expect((await as('\u200b\u200d')).status).toBe(400);
+    const kept = await as('  Zoë\u200b  Ng\u00a0 ');
+    expect(kept.status).toBe(200);
+    expect(kept.json.guestName).toBe('Zoë Ng');
+  });
+
   it('lets the same key edit and delete, refuses a wrong or missing key, and never lets a guest resolve', async () => {
     const { space } = await world('g2', { visibility: 'public', guestComments: true });
     const guest = { name: 'Gail', key: guestKey() };
