@@ -40,14 +40,16 @@ function UsageBar({ label, used, limit, storage }: { label: string; used: number
 
 export function BillingView({ slug, state, plans }: { slug: string; state: BillingState; plans: Record<Plan, PlanLimits> }) {
   const current = ORDER.indexOf(state.plan);
+  // Whether this person may manage billing, and whether there is a provider to manage it with.
+  const canChange = state.canManage && state.billingConfigured;
   return (
     <>
-      <Card title={`${NAMES[state.plan]} plan`} actions={state.canManage ? <PortalButton slug={slug} /> : null}>
+      <Card title={`${NAMES[state.plan]} plan`} actions={canChange ? <PortalButton slug={slug} /> : null}>
         <p className="text-sm text-slate-600">
           {state.billingConfigured
             ? `Status: ${state.status.replace('_', ' ')}${state.renewsAt ? ` · renews ${formatDate(state.renewsAt)}` : ''}`
-            : 'Billing is not set up on this server: plans are set by its operator.'}
-          {state.canManage ? '' : state.billingConfigured ? ' · Only owners and admins can change the plan.' : ''}
+            : `Billing is not set up on this server: plans are set by its operator.${state.canManage ? ' Ask them to change this workspace’s plan.' : ''}`}
+          {state.billingConfigured && !state.canManage ? ' · Only owners and admins can change the plan.' : ''}
         </p>
         {state.status === 'past_due' || state.status === 'unpaid' ? (
           <p className="mt-2 text-sm font-medium text-red-700">The last payment failed. Update the payment method to keep this plan.</p>
@@ -57,7 +59,7 @@ export function BillingView({ slug, state, plans }: { slug: string; state: Billi
             <span>
               {state.scheduled.plan === 'free' ? 'The subscription ends' : `Changes to ${NAMES[state.scheduled.plan]}`} on {formatDate(state.scheduled.at)}.
             </span>
-            {state.canManage ? <KeepPlanButton slug={slug} /> : null}
+            {canChange ? <KeepPlanButton slug={slug} /> : null}
           </div>
         ) : null}
         <div className="mt-4 space-y-3">
@@ -82,7 +84,7 @@ export function BillingView({ slug, state, plans }: { slug: string; state: Billi
                   <span className="text-sm font-medium">Your plan</span>
                 ) : plan === 'enterprise' ? (
                   <span className="text-sm text-slate-600">Contact the operator</span>
-                ) : state.canManage && state.plan !== 'enterprise' ? (
+                ) : canChange && state.plan !== 'enterprise' ? (
                   <ChoosePlanButton slug={slug} plan={plan} label={rank > current ? `Upgrade to ${NAMES[plan]}` : `Downgrade to ${NAMES[plan]}`} variant={rank > current ? 'primary' : 'secondary'} />
                 ) : null}
               </div>

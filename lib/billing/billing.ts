@@ -46,7 +46,7 @@ export async function billingState({ actor }: SignedInCaller, slug: string): Pro
     limits: limitsOf(workspace),
     provider: configured ? 'stripe' : 'none',
     billingConfigured: configured,
-    canManage: configured && workspaceRoleCan(role, 'admin'),
+    canManage: workspaceRoleCan(role, 'admin'),
     scheduled: account?.scheduledPlan && account.scheduledAt ? { plan: account.scheduledPlan, at: account.scheduledAt.getTime() } : null,
   };
 }

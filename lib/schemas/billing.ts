@@ -19,7 +19,7 @@ export const billingState = z
       .meta({ id: 'BillingLimits', description: 'The limits of the plan on this server; null is unlimited (all null when the server enforces none).' }),
     provider: z.enum(['none', 'stripe']),
     billingConfigured: z.boolean().meta({ description: 'Whether checkout, portal and keep work here (BILLING_PROVIDER_SECRET_KEY is set).' }),
-    canManage: z.boolean().meta({ description: 'Whether the caller may change the plan: an owner or admin, with billing configured.' }),
+    canManage: z.boolean().meta({ description: 'Whether the caller may manage billing (an owner or admin); with `billingConfigured` false there is nothing to manage yet.' }),
     scheduled: z
       .object({ plan, at: timestamp })
       .nullable()
