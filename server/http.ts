@@ -100,11 +100,18 @@ export function toWebRequest(request: IncomingMessage, url: string, method = req
   }
   headers.set(PEER_HEADER, request.socket.remoteAddress ?? '');
   const hasBody = !BODYLESS.has(method);
+  // Aborted when the client goes away before its request was read whole: a
+  // failure then is the client's leaving, not the server's (lib/http/route.ts).
+  const gone = new AbortController();
+  request.once('close', () => {
+    if (!request.complete) gone.abort();
+  });
   return new Request(url, {
     method,
     headers,
     body: hasBody ? (bodyStream(request) as unknown as BodyInit) : undefined,
     duplex: 'half',
+    signal: gone.signal,
   } as RequestInit);
 }
 

@@ -122,6 +122,10 @@ export function route<E extends Endpoint>(endpoint: E, handler: (context: Contex
     } catch (error) {
       if (error instanceof ApiError) {
         response = errorResponse(error.code, error.message, error.headers);
+      } else if (request.signal.aborted) {
+        // The client went away mid-body: nothing failed here, and nobody reads this answer.
+        log.info('request aborted by the client', { requestId, route: endpoint.path });
+        response = errorResponse('bad_request', 'The request body was cut short.');
       } else if (isDatabaseBusy(error)) {
         log.warn('database busy', { requestId, route: endpoint.path });
         response = errorResponse('unavailable', 'The server is busy; try again in a few seconds.', { 'retry-after': '5' });

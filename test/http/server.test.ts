@@ -127,3 +127,28 @@ describe('the front server', () => {
     expect(same.status).toBe(200);
   });
 });
+
+describe('a client that gives up mid-body', () => {
+  it('is logged once, at info, as an abort: no "unhandled error" and no stack', async () => {
+    const { token, user } = await signIn('aborter');
+    const space = await (await fetch(`${server.origin}/v1/spaces`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ workspace: user.handle, name: 'Aborted' }) })).json();
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const { connect } = await import('node:net');
+    const url = new URL(server.origin);
+    const cutShort = (method: string, path: string) =>
+      new Promise<void>((resolve) => {
+        const socket = connect(Number(url.port), url.hostname, () => {
+          socket.write(`${method} ${path} HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${token}\r\ncontent-length: 1000000\r\n\r\n`);
+          socket.write(Buffer.alloc(64 * 1024, 1), () => setTimeout(() => (socket.destroy(), resolve()), 100));
+        });
+      });
+    await cutShort('PUT', `/v1/spaces/${space.id}/blobs/${'a'.repeat(64)}`);
+    await cutShort('POST', `/v1/spaces/${space.id}/uploads?name=big.bin`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    vi.restoreAllMocks();
+    const entries = lines.flatMap((line) => line.split('\n')).filter(Boolean).map((line) => JSON.parse(line));
+    expect(entries.filter((e) => e.level !== 'info')).toEqual([]);
+    expect(entries.filter((e) => e.msg === 'request aborted by the client')).toHaveLength(2);
+  });
+});
