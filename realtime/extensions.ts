@@ -4,7 +4,7 @@
 // messages (chat, AI), presence, and the access re-check. The messages are
 // defined in lib/schemas/socket.ts; the database is reached through lib/rooms
 // and lib/access only.
-import type { Connection, Extension, onAuthenticatePayload, onLoadDocumentPayload, onStatelessPayload, onStoreDocumentPayload, connectedPayload, beforeHandleAwarenessPayload } from '@hocuspocus/server';
+import type { beforeHandleMessagePayload, Connection, Extension, onAuthenticatePayload, onLoadDocumentPayload, onStatelessPayload, onStoreDocumentPayload, connectedPayload, beforeHandleAwarenessPayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import { capsOf, roomRoleCan, socketRoles } from '../lib/access/rooms.ts';
 import { config } from '../lib/config.ts';
@@ -12,6 +12,7 @@ import type { RoomRole } from '../lib/db/generated/client.ts';
 import { ApiError } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
 import { postMessage, recentMessages, type ChatMessage } from '../lib/rooms/messages.ts';
+import { frameUpdate, updateMisfit } from '../lib/rooms/document-model.ts';
 import { loadRoomState, storeRoomState } from '../lib/rooms/sockets.ts';
 import { parseClientMessage, type ClientMessage } from '../lib/schemas/socket.ts';
 import { suggest } from './ai.ts';
@@ -52,6 +53,24 @@ export const ticketAuth: Extension = {
     }
     context.role = role;
     connectionConfig.readOnly = !canEdit(role);
+  },
+};
+
+/**
+ * Every update a socket sends is checked against the document model before it
+ * is applied (lib/rooms/document-model.ts): one that does not fit ends the
+ * socket (4400) and reaches nobody, so no client can break a room for good.
+ */
+export const documentModel: Extension = {
+  extensionName: 'document-model',
+  async beforeHandleMessage({ update, document, context }: beforeHandleMessagePayload) {
+    const carried = frameUpdate(update);
+    const why = carried && updateMisfit(document, carried);
+    if (!why) return;
+    const socket = context as SocketContext;
+    log.info('room update refused', { roomId: socket.roomId, userId: socket.user.id, why });
+    socket.socket.close(CLOSE_PROTOCOL, 'Update does not fit the document');
+    throw new Refused(`This update does not fit the room's document: ${why}.`);
   },
 };
 

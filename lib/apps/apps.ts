@@ -21,7 +21,7 @@ import { db, type Prisma } from '../db/client.ts';
 import type { AppAccess, RoomKind } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
-import { pageMarkdown, pagesOf } from '../rooms/document.ts';
+import { pageMarkdown, pagesOf, UNREADABLE_PAGE } from '../rooms/document.ts';
 import type { App, AppBuild, AppDeploy, AppEndUser } from '../schemas/apps.ts';
 import { siteUrl } from '../spaces/spaces.ts';
 import * as Y from 'yjs';
@@ -170,6 +170,7 @@ export async function buildApp(caller: SignedInCaller, kind: RoomKind, roomId: s
   }
   const markdown = pageMarkdown(doc, page.id);
   doc.destroy();
+  if (markdown === UNREADABLE_PAGE) throw new ApiError('conflict', `The page "${page.title.slice(0, 100)}" cannot be read (it does not fit the document model): build from another page.`);
 
   let appId = input.appId;
   if (appId) {

@@ -21,10 +21,12 @@ export const pageField = (pageId: string) => `page:${pageId}`;
 export type Page = { id: string; title: string };
 
 export function pagesOf(doc: Y.Doc): Page[] {
+  // Only what fits the model (document-model.ts keeps the rest out; a room stored before it may hold some).
   return doc
-    .getArray<Y.Map<string>>(PAGES)
+    .getArray<unknown>(PAGES)
     .toArray()
-    .map((m) => ({ id: String(m.get('id')), title: String(m.get('title') ?? 'Untitled') }));
+    .filter((m): m is Y.Map<unknown> => m instanceof Y.Map && typeof m.get('id') === 'string')
+    .map((m) => ({ id: m.get('id') as string, title: typeof m.get('title') === 'string' ? (m.get('title') as string) : 'Untitled' }));
 }
 
 export function addPage(doc: Y.Doc, title: string, content: JSONContent[]): string {
@@ -141,9 +143,16 @@ const serializer = new MarkdownSerializer(
 
 /** One page as Markdown. */
 export function pageMarkdown(doc: Y.Doc, pageId: string): string {
-  const node = yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(pageField(pageId)), schema);
-  return serializer.serialize(node);
+  // A page that does not fit the model is skipped, not a failure of the whole export or build.
+  try {
+    return serializer.serialize(yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(pageField(pageId)), schema));
+  } catch {
+    return UNREADABLE_PAGE;
+  }
 }
+
+/** What stands for a page that cannot be read. */
+export const UNREADABLE_PAGE = '*(This page could not be read.)*';
 
 /** Every page, each under its title, in order. */
 export function documentMarkdown(state: Uint8Array | null, name: string): string {

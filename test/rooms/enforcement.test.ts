@@ -9,7 +9,8 @@ import { createRealtime, type Realtime } from '@/realtime/server.ts';
 import { createFrontServer } from '@/server/index.ts';
 import type { Person } from '../http/world.ts';
 import { World } from '../http/world.ts';
-import { openRaw, RawRefusal, RAW_TEXT, type RawClient } from './raw-client.ts';
+import * as Y from 'yjs';
+import { openRaw, RawRefusal, type RawClient } from './raw-client.ts';
 import { ticketUrl, waitFor } from './socket-helpers.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -195,6 +196,29 @@ describe('room sockets against a hostile client', () => {
     writer.write('still served');
     await waitFor('the edit to reach the watcher', () => watcher.text().includes('still served'));
     expect(watcher.isOpen()).toBe(true);
-    expect(watcher.doc.getText(RAW_TEXT).toString()).toContain('still served');
+  });
+
+  it('refuses an update that does not fit the document model: the socket ends (4400), nobody gets it, the room stays readable', async () => {
+    const room = await roomWith(await w.signIn(), 'viewer');
+    const watcher = await raw(w.people.owner, room);
+    const hostile = await raw(w.people.owner, room);
+    const pageId = hostile.doc.getArray<Y.Map<string>>('pages').get(0).get('id');
+    // A Y.Text where the page's XML fragment belongs, built on a copy of what the client holds.
+    const copy = new Y.Doc();
+    Y.applyUpdate(copy, Y.encodeStateAsUpdate(hostile.doc));
+    const before = Y.encodeStateVector(copy);
+    copy.getText(`page:${pageId}`).insert(0, 'plain text where XML belongs');
+    const acked = hostile.acked;
+    hostile.sendUpdate(Y.encodeStateAsUpdate(copy, before));
+    await waitFor('the socket to close', () => hostile.closeCode !== null);
+    expect(hostile.closeCode).toBe(4400);
+    expect(hostile.acked).toBe(acked);
+    watcher.write('after the attempt');
+    const markdown = await w.call('GET', `/v1/rooms/${room}/markdown`, { as: w.people.owner });
+    expect(markdown.status).toBe(200);
+    const again = await raw(w.people.owner, room);
+    expect(again.text()).not.toContain('plain text');
+    expect(watcher.text()).not.toContain('plain text');
+    await waitFor('the good edit to reach a new socket', () => again.text().includes('after the attempt'));
   });
 });

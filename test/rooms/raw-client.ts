@@ -40,9 +40,9 @@ export type RawClient = {
   authenticate: (address?: string) => void;
   /** Asks the server to close the document (the socket stays). */
   closeDocument: () => void;
-  /** Sends a Yjs update of the room. */
+  /** Sends any Yjs update for the room, as it is. */
   sendUpdate: (update: Uint8Array) => void;
-  /** Appends a paragraph to a text of its own and sends it. */
+  /** Appends a paragraph to the first page and sends it. */
   write: (text: string) => void;
   say: (body: string) => void;
   sendStateless: (payload: string) => void;
@@ -52,12 +52,11 @@ export type RawClient = {
   close: () => void;
 };
 
-/** The field hostile writes go to: a plain Y.Text, enough to see whether an update was applied. */
-export const RAW_TEXT = 'raw-client';
-
 export async function openRaw(url: string, roomId: string, options: { authenticate?: boolean } = {}): Promise<RawClient> {
   const socket = new WebSocket(url);
   const doc = new Y.Doc();
+  // The first page's fragment, as the editor writes it (a room has one from its creation).
+  const firstPage = () => doc.getXmlFragment(`page:${doc.getArray<Y.Map<string>>('pages').get(0)?.get('id')}`);
   const frame = (address: string, write: (e: encoding.Encoder) => void) => {
     const e = encoding.createEncoder();
     encoding.writeVarString(e, address);
@@ -93,7 +92,9 @@ export async function openRaw(url: string, roomId: string, options: { authentica
       }),
     write: (text) => {
       const before = Y.encodeStateVector(doc);
-      doc.getText(RAW_TEXT).insert(doc.getText(RAW_TEXT).length, `${text}\n`);
+      const paragraph = new Y.XmlElement('paragraph');
+      paragraph.insert(0, [new Y.XmlText(text)]);
+      firstPage().insert(firstPage().length, [paragraph]);
       client.sendUpdate(Y.encodeStateAsUpdate(doc, before));
     },
     say: (body) => client.sendStateless(JSON.stringify({ kind: 'chat.send', body })),
@@ -103,7 +104,7 @@ export async function openRaw(url: string, roomId: string, options: { authentica
         encoding.writeVarString(e, payload);
       }),
     sendBytes: (bytes) => socket.readyState === WebSocket.OPEN && socket.send(bytes),
-    text: () => doc.getText(RAW_TEXT).toString(),
+    text: () => firstPage().toString(),
     isOpen: () => socket.readyState === WebSocket.OPEN,
     close: () => socket.terminate(),
   };

@@ -1,6 +1,7 @@
 // Rooms and live spaces over the API: what the authorization matrix does not
 // show (plan limits, invites, reports, Markdown, sources and their extraction).
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { enforcePlanLimits } from '../plan-limits.ts';
@@ -78,6 +79,25 @@ describe('rooms', () => {
     // A message of another room is unknown here.
     const elsewhere = await w.roomMessage('live');
     expect((await w.call('DELETE', `/v1/rooms/${w.rooms.room}/messages/${elsewhere}`, { as: w.people.owner })).status).toBe(404);
+  });
+
+  it('exports and builds a room stored before the model guard with a page of the wrong type: that page is skipped, not a 500', async () => {
+    const { id } = await w.must(200, 'POST', '/v1/rooms', { as: w.people.owner, body: { workspace: w.slug, name: 'Broken once' } });
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, new Uint8Array((await db.room.findUniqueOrThrow({ where: { id }, select: { roomDoc: true } })).roomDoc!));
+    const good = String(doc.getArray<Y.Map<string>>('pages').get(0).get('id'));
+    const page = new Y.Map<string>();
+    page.set('id', 'broken');
+    page.set('title', 'Broken');
+    doc.getArray('pages').push([page, 'a string where a page belongs' as never]);
+    doc.getText('page:broken').insert(0, 'plain text where XML belongs');
+    await db.room.update({ where: { id }, data: { roomDoc: Buffer.from(Y.encodeStateAsUpdate(doc)) } });
+    const markdown = await w.call('GET', `/v1/rooms/${id}/markdown`, { as: w.people.owner });
+    expect(markdown.status).toBe(200);
+    expect(markdown.text).toContain('## Broken');
+    expect(markdown.text).toContain('could not be read');
+    expect((await w.call('POST', `/v1/rooms/${id}/build`, { as: w.people.owner, body: { pageId: 'broken' } })).status).toBe(409);
+    expect((await w.call('POST', `/v1/rooms/${id}/build`, { as: w.people.owner, body: { pageId: good } })).status).toBe(200);
   });
 
   it('keeps non-ASCII file names of sources, sent as raw UTF-8 or as filename*', async () => {
