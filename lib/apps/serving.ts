@@ -18,6 +18,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Caller, SignedInCaller } from '../access/caller.ts';
 import { roomAccess } from '../access/rooms.ts';
 import type { Actor } from '../auth/tokens.ts';
+import { recordAudit } from '../audit/log.ts';
 import { serverSecret } from '../auth/server-secret.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
@@ -109,6 +110,12 @@ export type AppAnswer = { grant?: string } & (
 const NOT_FOUND = 'There is no live app here, or you cannot open it.';
 const notFound = (signInUrl: string | null = null): AppAnswer => ({ kind: 'not-found', message: NOT_FOUND, signInUrl });
 const apiError = (status: number, code: string, message: string): AppAnswer => ({ kind: 'json', status, body: { error: { code, message } } });
+
+// Visitors' rows (form tables), shared by every node: per address, and per app
+// for all visitors together, so that a flood fills nothing in minutes.
+export const ROW_LIMITS = { perAddress: 20, perApp: 300, seconds: 60 } as const;
+const rowsPerAddress = rateLimit({ name: 'app-rows-address', points: ROW_LIMITS.perAddress, duration: ROW_LIMITS.seconds, message: `Too many rows from your address: at most ${ROW_LIMITS.perAddress} a minute. Wait a moment.` });
+const rowsPerApp = rateLimit({ name: 'app-rows-app', points: ROW_LIMITS.perApp, duration: ROW_LIMITS.seconds, message: 'This app is taking too many rows at the moment; try again in a minute.' });
 
 const codeTries = rateLimit({ name: 'app-join-code', points: 10, duration: 10 * 60, message: 'Too many wrong codes from your address; wait a few minutes and try again.' });
 
@@ -257,6 +264,12 @@ async function answerFile(app: LiveApp, raw: string, url: URL): Promise<AppAnswe
 }
 
 /** "Administrator" (owner link), "@handle" (signed in), or null (a join code or a public app). */
+/** The owners' notice that a form table is full: an audit event (and its webhook), once, when the last row goes in. */
+async function tableFull(app: LiveApp, table: string) {
+  const { workspaceId } = await db.room.findUniqueOrThrow({ where: { id: app.roomId }, select: { workspaceId: true } });
+  await db.$transaction((tx) => recordAudit(tx, { workspaceId, actor: null, action: 'app.table_full', target: { type: 'app', id: app.id, label: app.slug }, details: { table, rows: MAX_ROWS_PER_TABLE } }));
+}
+
 async function visitorLabel(admin: boolean, endUser: string | null): Promise<string | null> {
   if (admin) return 'Administrator';
   if (!endUser) return null;
@@ -295,8 +308,19 @@ async function answerApi(app: LiveApp, path: string, visit: AppVisit, admin: boo
   const unknown = Object.keys(values).find((k) => !table.columns.includes(k));
   if (unknown) return apiError(400, 'bad_request', `values.${unknown.slice(0, 100)}: no such column.`);
   if (!row[table.columns[0]]) return apiError(400, 'bad_request', `values.${table.columns[0]}: required.`);
-  if ((await countRows(app.id, table)) >= MAX_ROWS_PER_TABLE) return apiError(403, 'forbidden', `This table holds its limit of ${MAX_ROWS_PER_TABLE} rows.`);
+  if (!admin) {
+    try {
+      await rowsPerAddress.consume(`${app.id}:${addressKey(visit.client.address)}`);
+      await rowsPerApp.consume(app.id);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'rate_limited') return apiError(429, 'rate_limited', error.message);
+      throw error;
+    }
+  }
+  const count = await countRows(app.id, table);
+  if (count >= MAX_ROWS_PER_TABLE) return apiError(403, 'forbidden', `This table is full (${MAX_ROWS_PER_TABLE} rows); its owner has been told.`);
   // A guest write in the live data's log, named as the session endpoint names the visitor.
   await addRow(app.id, table, row, { label: await visitorLabel(admin, endUser), client: visit.client });
+  if (count + 1 === MAX_ROWS_PER_TABLE) await tableFull(app, table.name);
   return { kind: 'json', status: 201, body: { row } };
 }

@@ -39,6 +39,7 @@ export type AuditAction =
   | 'app.paused'
   | 'app.resumed'
   | 'app.deleted'
+  | 'app.table_full'
   | 'webhook.created'
   | 'webhook.updated'
   | 'webhook.deleted';

@@ -10,6 +10,9 @@ import { enforcePlanLimits } from '../plan-limits.ts';
 import { useFrontServer } from '../server.ts';
 import { rawRequest } from '../http/raw.ts';
 import { World, type Person } from '../http/world.ts';
+import { MAX_ROWS_PER_TABLE } from '@/lib/apps/data.ts';
+import { ROW_LIMITS } from '@/lib/apps/serving.ts';
+import { systemWrite } from '@/lib/spacedb/database.ts';
 import { bookClub, writeRoom } from './helpers.ts';
 
 const server = useFrontServer();
@@ -311,6 +314,30 @@ describe('live apps at /a/<slug>/', () => {
     const { rows } = (await visit(app.slug, '_api/tables/entries')).json;
     expect(rows).toEqual([JSON.parse('{"constructor":"first","__proto__":"","toString":""}'), JSON.parse('{"constructor":"a","__proto__":"b","toString":"c"}')]);
   });
+
+  it('limits visitors’ rows per address (a burst gets exactly the limit), and tells the owners once a form table is full', async () => {
+    const { app } = await built();
+    await w.must(200, 'POST', `/v1/apps/${app.id}/live`, { as: w.people.owner, body: { access: 'public' } });
+    const post = (name: string) => visit(app.slug, '_api/tables/sign_up', { method: 'POST', json: { values: { Name: name } } });
+    const burst = await Promise.all(Array.from({ length: ROW_LIMITS.perAddress + 10 }, (_, i) => post(`Flood ${i}`)));
+    expect(burst.filter((a) => a.status === 201)).toHaveLength(ROW_LIMITS.perAddress);
+    expect(burst.filter((a) => a.status === 429)).toHaveLength(10);
+    expect(burst.find((a) => a.status === 429)!.json.error.message).toMatch(/at most 20 a minute/);
+
+    // Filled to one short of the cap: the next row fills it and tells the owners, the one after is refused.
+    const { liveSpaceId } = await db.app.findUniqueOrThrow({ where: { id: app.id }, select: { liveSpaceId: true } });
+    const fill = MAX_ROWS_PER_TABLE - 1 - ROW_LIMITS.perAddress;
+    await systemWrite(liveSpaceId!, `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${fill}) INSERT INTO "sign_up" ("Name", "Email") SELECT 'row ' || x, '' FROM n`, [], { userId: null, guestName: null, kind: 'member', name: 'test fill' });
+    const link = await w.must(200, 'POST', `/v1/apps/${app.id}/owner-link`, { as: w.people.owner });
+    const owner = cookieOf(await rawRequest(server.origin, 'GET', new URL(link.url).pathname + new URL(link.url).search, {}));
+    const last = await visit(app.slug, '_api/tables/sign_up', { cookie: owner, method: 'POST', json: { values: { Name: 'Last' } } });
+    expect(last.status).toBe(201);
+    const refused = await visit(app.slug, '_api/tables/sign_up', { cookie: owner, method: 'POST', json: { values: { Name: 'One too many' } } });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.message).toMatch(/full .*owner has been told/);
+    const { events } = await w.must(200, 'GET', `/v1/workspaces/${w.slug}/audit`, { as: w.people.owner });
+    expect(events.filter((e: any) => e.action === 'app.table_full' && e.target.id === app.id)).toHaveLength(1);
+  }, 60_000);
 
   it('without copyData starts the live tables empty', async () => {
     const { app } = await built();
