@@ -1,59 +1,54 @@
-// Benchmark "rooms": 1,000 clients across 100 rooms on one server process.
+// Benchmark "rooms": 1,000 clients across 100 rooms on one realtime node.
 // Each room has one writer typing into its page and nine readers; the figure
 // is the time from a keystroke until every other client of the room has it
-// (p50, p99), and the server's resident memory per open connection.
+// (p50, p99), the node's resident memory per open connection and its CPU time
+// per edit.
 //
-// Atrium: the production server (`node scripts/start.ts`, the realtime server
-// inside the front server, one process), clients through
-// @hocuspocus/provider with a ticket each from POST /v1/rooms/{id}/ticket.
-// Baseline: bench/baseline-rooms.ts, a bare Yjs relay over `ws`, with plain
-// WebSocket clients doing the same edits in the same run.
+// Atrium: a realtime node of the production build (`node realtime/main.ts`, as
+// a cluster runs it) beside a web node that issues the tickets
+// (`node scripts/start.ts` with REALTIME_URL), no Redis; rooms created through
+// POST /v1/rooms, each client with a ticket from POST /v1/rooms/{id}/ticket.
+// Baseline: bench/baseline-rooms.ts, a bare Yjs relay over `ws`.
+// Both sides' clients do the same work per message (bench/room-client.ts for
+// Atrium, a plain WebSocket for the relay): Yjs sync and updates, no awareness.
 //
 // All clients live in this process, so both servers pay the same client-side
 // costs. Each room's writer sends a keystroke, waits until the room has it,
-// pauses 100–300 ms, and again, for the whole measuring window; the 100 rooms
-// run at once (about 500 keystrokes a second in, 4,500 out).
+// pauses 100–300 ms, and again, for the whole measuring window; the rooms run
+// at once (about 500 keystrokes a second in, 4,500 out).
 //
-// Results: a table on stdout and .atrium/bench/results-rooms.json.
-import { readdirSync, readFileSync } from 'node:fs';
+// `npm run bench -- rooms-cluster`: 5,000 clients in 500 rooms over two
+// realtime nodes sharing Redis, each room's clients split between the nodes
+// (figures only: no baseline runs so many).
+//
+// Results: a table on stdout and .atrium/bench/results-rooms.json (or -rooms-cluster.json).
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HocuspocusProvider } from '@hocuspocus/provider';
 import * as Y from 'yjs';
 import { createClient } from '../lib/client/index.ts';
 import { roomsApi } from '../lib/schemas/rooms.ts';
 import { workspacesApi } from '../lib/schemas/workspaces.ts';
 import type { BenchContext } from './run.ts';
-import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, startServerProcess, workDir } from './server.ts';
+import { connectRoom } from './room-client.ts';
+import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, startServerProcess, treeCpuSeconds, workDir } from './server.ts';
 
 const FULL = { rooms: 100, perRoom: 10, seconds: 15 };
 const QUICK = { rooms: 10, perRoom: 10, seconds: 3 };
+const CLUSTER = { rooms: 500, perRoom: 10, seconds: 15 };
 const EDIT_TIMEOUT_MS = 10_000;
 const CONNECT_BATCH = 50;
 
 type Client = { doc: Y.Doc; close(): void };
-type Connector = (room: number, doc: Y.Doc) => Promise<Client>;
+type Connector = (room: number, doc: Y.Doc, index: number) => Promise<Client>;
 
 /** Resident memory of a process, in KB (Linux). */
 function rssKb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
   return line ? Number(line[1]) : 0;
-}
-
-/** The process that serves: scripts/start.ts spawns server/main.ts as its child. */
-function childOf(pid: number): number {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pid;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -70,25 +65,29 @@ function textOf(fragment: Y.XmlFragment): Y.XmlText | null {
   return text instanceof Y.XmlText ? text : null;
 }
 
-type Result = { clients: number; rooms: number; edits: number; lost: number; p50: number; p99: number; max: number; rssBeforeMb: number; rssAfterMb: number; kbPerConnection: number };
+type Result = { clients: number; rooms: number; edits: number; lost: number; p50: number; p99: number; max: number; rssBeforeMb: number; rssAfterMb: number; kbPerConnection: number; cpuMsPerEdit: number | null };
+
+const rssOf = (pids: number[]) => pids.reduce((sum, pid) => sum + rssKb(pid), 0);
+const cpuOf = (pids: number[]) => pids.reduce<number | null>((sum, pid) => (sum === null ? null : ((c) => (c === null ? null : sum + c))(treeCpuSeconds(pid))), 0);
 
 /** Connects rooms × perRoom clients, measures memory, then types in every room at once for `seconds`. */
-async function measure(label: string, serverPid: number, rooms: number, perRoom: number, seconds: number, field: (room: number) => string, connector: Connector): Promise<Result> {
+async function measure(label: string, serverPids: number[], rooms: number, perRoom: number, seconds: number, field: (room: number) => string, connector: Connector): Promise<Result> {
   // A warm-up room, left open: the first socket loads code (routes, Hocuspocus) and pools that 1,000 do not multiply.
-  const warm = await Promise.all([connector(rooms, new Y.Doc()), connector(rooms, new Y.Doc())]);
+  const warm = await Promise.all([connector(rooms, new Y.Doc(), 0), connector(rooms, new Y.Doc(), 1)]);
   await sleep(2000);
-  const before = rssKb(serverPid);
+  const before = rssOf(serverPids);
   const clients: Client[][] = Array.from({ length: rooms }, () => []);
   const slots = Array.from({ length: rooms * perRoom }, (_, i) => i % rooms);
   for (let i = 0; i < slots.length; i += CONNECT_BATCH) {
     await Promise.all(
-      slots.slice(i, i + CONNECT_BATCH).map(async (room) => {
-        clients[room].push(await connector(room, new Y.Doc()));
+      slots.slice(i, i + CONNECT_BATCH).map(async (room, j) => {
+        clients[room].push(await connector(room, new Y.Doc(), i + j));
       }),
     );
   }
   await sleep(3000);
-  const after = rssKb(serverPid);
+  const after = rssOf(serverPids);
+  const cpuBefore = cpuOf(serverPids);
 
   const latencies: number[] = [];
   let lost = 0;
@@ -142,6 +141,7 @@ async function measure(label: string, serverPid: number, rooms: number, perRoom:
     }),
   );
 
+  const cpuAfter = cpuOf(serverPids);
   for (const client of [...clients.flat(), ...warm]) client.close();
   await sleep(500);
   latencies.sort((a, b) => a - b);
@@ -156,11 +156,46 @@ async function measure(label: string, serverPid: number, rooms: number, perRoom:
     rssBeforeMb: Math.round(before / 1024),
     rssAfterMb: Math.round(after / 1024),
     kbPerConnection: Math.round(((after - before) / (rooms * perRoom)) * 10) / 10,
+    cpuMsPerEdit: cpuBefore === null || cpuAfter === null || !latencies.length ? null : Math.round(((cpuAfter - cpuBefore) * 1000 * 1000) / latencies.length) / 1000,
   };
   console.log(
-    `${label.padEnd(10)} ${result.clients} clients / ${rooms} rooms  ${result.edits} edits (${lost} lost)  p50 ${result.p50} ms  p99 ${result.p99} ms  max ${result.max} ms  RSS ${result.rssBeforeMb} → ${result.rssAfterMb} MB  ${result.kbPerConnection} KB/connection`,
+    `${label.padEnd(10)} ${result.clients} clients / ${rooms} rooms  ${result.edits} edits (${lost} lost)  p50 ${result.p50} ms  p99 ${result.p99} ms  max ${result.max} ms  RSS ${result.rssBeforeMb} → ${result.rssAfterMb} MB  ${result.kbPerConnection} KB/connection  ${result.cpuMsPerEdit} ms CPU/edit`,
   );
   return result;
+}
+
+/** Rooms of one workspace, made through the API of `base`; one more than measured, for the warm-up. */
+async function makeRooms(base: string, count: number) {
+  const token = await devToken(base, 'bench-rooms');
+  const api = createClient({ baseUrl: base, token, retries: 2 });
+  await api.call(workspacesApi.create, { body: { slug: 'bench-team', name: 'Bench rooms' } });
+  const ids: string[] = [];
+  for (let i = 0; i <= count; i++) ids.push((await api.call(roomsApi.create, { body: { workspace: 'bench-team', name: `Room ${i + 1}`, template: 'blank' } })).id);
+  const pageIds: string[] = [];
+  /** Connects to the node its ticket names; `origin` overrides it (a second node). */
+  const connector =
+    (origins: ((index: number) => string | null) = () => null): Connector =>
+    async (room, doc, index) => {
+      const { url } = await api.call(roomsApi.ticket, { params: { id: ids[room] } });
+      const other = origins(index);
+      const target = other ? `${other.replace(/^http/, 'ws')}${new URL(url).pathname}${new URL(url).search}` : url;
+      const client = await connectRoom(target, ids[room], doc);
+      if (!pageIds[room]) pageIds[room] = String(doc.getArray<Y.Map<string>>('pages').get(0).get('id'));
+      return client;
+    };
+  return { connector, field: (room: number) => `page:${pageIds[room]}` };
+}
+
+function printTable(rows: [string, Result][]) {
+  console.log('\n| server | clients | rooms | edits | lost | p50 ms | p99 ms | max ms | server RSS (MB) | KB per connection | CPU ms per edit |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const [name, r] of rows) console.log(`| ${name} | ${r.clients} | ${r.rooms} | ${r.edits} | ${r.lost} | ${r.p50} | ${r.p99} | ${r.max} | ${r.rssBeforeMb} → ${r.rssAfterMb} | ${r.kbPerConnection} | ${r.cpuMsPerEdit} |`);
+}
+
+async function save(name: string, quick: boolean, kind: string, results: object) {
+  const file = path.join(workDir, `results-${name}.json`);
+  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quick, machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version }, database: kind, ...results }, null, 2)}\n`);
+  console.log(`\nwritten to ${path.relative(root, file)}`);
 }
 
 export async function run({ quick, onStop }: BenchContext): Promise<void> {
@@ -169,39 +204,11 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   buildIfNeeded();
 
   const database = await benchDatabase('rooms', onStop);
-  // Room sockets per room per node are capped at ROOM_MAX_CONNECTIONS (100); ten per room stays under it.
-  const atrium = await startAtriumProcess('atrium-rooms', database.url, onStop);
+  // A realtime node alone, as a cluster runs it, and a web node whose tickets name it. No Redis: one node.
+  const realtime = await startServerProcess('atrium-realtime', 'realtime/main.ts', onStop, { DATABASE_URL: database.url, LOG_REQUESTS: 'false', REDIS_URL: undefined }, 'REALTIME_PORT');
+  const atrium = await startAtriumProcess('atrium-rooms', database.url, onStop, { REALTIME_URL: realtime.base, REDIS_URL: undefined });
   const relay = await startServerProcess('baseline-rooms', 'bench/baseline-rooms.ts', onStop, {});
-  const token = await devToken(atrium.base, 'bench-rooms');
-  const api = createClient({ baseUrl: atrium.base, token, retries: 2 });
-
-  await api.call(workspacesApi.create, { body: { slug: 'bench-team', name: 'Bench rooms' } });
-  const roomIds: string[] = [];
-  const pageIds: string[] = [];
-  // One more than measured: the warm-up room.
-  for (let i = 0; i <= shape.rooms; i++) {
-    roomIds.push((await api.call(roomsApi.create, { body: { workspace: 'bench-team', name: `Room ${i + 1}`, template: 'blank' } })).id);
-  }
-
-  const hocuspocus: Connector = async (room, doc) => {
-    const { url } = await api.call(roomsApi.ticket, { params: { id: roomIds[room] } });
-    const provider = await new Promise<HocuspocusProvider>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`room ${room}: no sync within 30 s`)), 30_000);
-      const p = new HocuspocusProvider({
-        url,
-        name: roomIds[room],
-        document: doc,
-        token: 'ticket',
-        onSynced: () => {
-          clearTimeout(timer);
-          resolve(p);
-        },
-      });
-    });
-    provider.awareness?.setLocalStateField('user', { name: `bench ${room}`, color: '#4338ca' });
-    if (!pageIds[room]) pageIds[room] = String(doc.getArray<Y.Map<string>>('pages').get(0).get('id'));
-    return { doc, close: () => provider.destroy() };
-  };
+  const rooms = await makeRooms(atrium.base, shape.rooms);
 
   const bare: Connector = (room, doc) =>
     new Promise((resolve, reject) => {
@@ -220,21 +227,39 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
       doc.on('update', send);
     });
 
-  const atriumServer = childOf(atrium.pid);
   const results = {
-    atrium: await measure('Atrium', atriumServer, shape.rooms, shape.perRoom, shape.seconds, (room) => `page:${pageIds[room]}`, hocuspocus),
-    baseline: await measure('ws relay', relay.pid, shape.rooms, shape.perRoom, shape.seconds, () => 'page:bench', bare),
+    atrium: await measure('Atrium', [realtime.pid], shape.rooms, shape.perRoom, shape.seconds, rooms.field, rooms.connector()),
+    baseline: await measure('ws relay', [relay.pid], shape.rooms, shape.perRoom, shape.seconds, () => 'page:bench', bare),
   };
+  printTable([
+    ['Atrium', results.atrium],
+    ['ws relay', results.baseline],
+  ]);
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  console.log(`\nratios: p99 ${ratio(results.atrium.p99, results.baseline.p99)}x, memory per connection ${ratio(results.atrium.kbPerConnection, results.baseline.kbPerConnection)}x (targets 1.5x)`);
+  await save('rooms', quick, database.kind, results);
+}
 
-  console.log('\n| server | clients | rooms | edits | lost | p50 ms | p99 ms | max ms | server RSS (MB) | KB per connection |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
-  for (const [name, r] of [['Atrium', results.atrium], ['ws relay', results.baseline]] as const) {
-    console.log(`| ${name} | ${r.clients} | ${r.rooms} | ${r.edits} | ${r.lost} | ${r.p50} | ${r.p99} | ${r.max} | ${r.rssBeforeMb} → ${r.rssAfterMb} | ${r.kbPerConnection} |`);
-  }
-  const file = path.join(workDir, 'results-rooms.json');
-  await writeFile(
-    file,
-    `${JSON.stringify({ date: new Date().toISOString(), quick, machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version }, database: database.kind, ...results }, null, 2)}\n`,
-  );
-  console.log(`\nwritten to ${path.relative(root, file)}`);
+/** `npm run bench -- rooms-cluster`: two realtime nodes over Redis, each room's clients on both. */
+export async function runCluster({ quick, onStop }: BenchContext): Promise<void> {
+  const shape = quick ? QUICK : CLUSTER;
+  await mkdir(workDir, { recursive: true });
+  buildIfNeeded();
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const reachable = await new Promise<boolean>((resolve) => {
+    const url = new URL(redisUrl);
+    const socket = connect(Number(url.port || 6379), url.hostname, () => (socket.end(), resolve(true)));
+    socket.on('error', () => resolve(false));
+  });
+  if (!reachable) return console.log(`rooms-cluster: skipped, no Redis at ${redisUrl} (set REDIS_URL).`);
+  const database = await benchDatabase('rooms-cluster', onStop);
+  const node = (name: string) => startServerProcess(name, 'realtime/main.ts', onStop, { DATABASE_URL: database.url, LOG_REQUESTS: 'false', REDIS_URL: redisUrl, REALTIME_NAME: name, ROOM_MAX_CONNECTIONS: '1000' }, 'REALTIME_PORT');
+  const one = await node('atrium-realtime-1');
+  const two = await node('atrium-realtime-2');
+  const atrium = await startAtriumProcess('atrium-rooms-cluster', database.url, onStop, { REALTIME_URL: one.base, REDIS_URL: redisUrl });
+  const rooms = await makeRooms(atrium.base, shape.rooms);
+  // Every other client connects to the second node: each edit crosses Redis to half its room.
+  const result = await measure('Atrium ×2', [one.pid, two.pid], shape.rooms, shape.perRoom, shape.seconds, rooms.field, rooms.connector((index) => (index % 2 ? two.base : null)));
+  printTable([['Atrium, 2 nodes + Redis', result]]);
+  await save('rooms-cluster', quick, database.kind, { atrium: result });
 }

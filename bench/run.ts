@@ -34,6 +34,7 @@ const benchmarks: Record<string, () => Promise<Benchmark>> = {
   load: () => import('./load.ts'),
   db: () => import('./db.ts'),
   rooms: () => import('./rooms.ts'),
+  'rooms-cluster': () => import('./rooms.ts').then((m) => ({ run: m.runCluster })),
 };
 
 const USAGE = 'Usage: npm run bench [-- [--quick] [--seconds N] [--clients N] [NAME...]]';

@@ -42,7 +42,7 @@ export async function startAtrium(name: string, databaseUrl: string, onStop: Ben
 }
 
 /** startAtrium, also giving the pid of `node scripts/start.ts` (the server process is its child). */
-export function startAtriumProcess(name: string, databaseUrl: string, onStop: BenchContext['onStop'], env: Record<string, string> = {}) {
+export function startAtriumProcess(name: string, databaseUrl: string, onStop: BenchContext['onStop'], env: Record<string, string | undefined> = {}) {
   return startServerProcess(name, 'scripts/start.ts', onStop, {
     DATABASE_URL: databaseUrl,
     DATA_DIR: path.join(workDir, `${name}-data`),
@@ -69,15 +69,27 @@ export async function startServer(name: string, script: string, onStop: BenchCon
   return (await startServerProcess(name, script, onStop, env)).base;
 }
 
-/** startServer, also giving the child's pid. */
-export async function startServerProcess(name: string, script: string, onStop: BenchContext['onStop'], env: Record<string, string>): Promise<{ base: string; pid: number }> {
+/**
+ * startServer, also giving the child's pid. An `env` value of undefined
+ * removes that variable (e.g. REDIS_URL for a node that must run alone);
+ * `portVariable` names the variable the script reads its port from.
+ */
+export async function startServerProcess(
+  name: string,
+  script: string,
+  onStop: BenchContext['onStop'],
+  env: Record<string, string | undefined>,
+  portVariable = 'PORT',
+): Promise<{ base: string; pid: number }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const logFile = path.join(workDir, `${name}.log`);
   const log = openSync(logFile, 'w');
+  const merged: Record<string, string | undefined> = { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), [portVariable]: String(port), PUBLIC_URL: base };
+  for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key];
   const child = spawn(process.execPath, [script], {
     cwd: root,
-    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: base },
+    env: merged as NodeJS.ProcessEnv,
     stdio: ['ignore', log, log],
   });
   closeSync(log);

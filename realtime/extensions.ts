@@ -46,7 +46,7 @@ export const ticketAuth: Extension = {
       throw new Refused('A socket opens its room once: connect again with a fresh ticket.');
     }
     context.socket.authenticated = true;
-    const [role] = await socketRoles(context.roomId, context.kind, [{ userId: context.user.id, tokenId: context.tokenId }]);
+    const [role] = await socketRoles([holderOf(context)]);
     if (!role) {
       cutOff(context, null, 'You no longer have access to this room.');
       throw new Refused('You no longer have access to this room.');
@@ -155,15 +155,18 @@ export const presence: Extension = {
   },
 };
 
+const holderOf = (context: SocketContext) => ({ roomId: context.roomId, kind: context.kind, userId: context.user.id, tokenId: context.tokenId });
+
 /**
- * Re-checks every socket of a room against the current state (lib/access): a
- * socket that lost access is told and its WebSocket closed (4403); one whose
- * role changed is told and made read-only or writable.
+ * Re-checks sockets (of one room, or every socket of this node) against the
+ * current state (lib/access), in one query: a socket that lost access is told
+ * and its WebSocket closed (4403); one whose role changed is told and made
+ * read-only or writable.
  */
-export async function recheckRoom(roomId: string, connections: Connection[]): Promise<void> {
+export async function recheckSockets(connections: Connection[]): Promise<void> {
   if (connections.length === 0) return;
   const contexts = connections.map((c) => c.context as SocketContext);
-  const roles = await socketRoles(roomId, contexts[0].kind, contexts.map((c) => ({ userId: c.user.id, tokenId: c.tokenId })));
+  const roles = await socketRoles(contexts.map(holderOf));
   connections.forEach((connection, i) => {
     const context = contexts[i];
     const role = roles[i];

@@ -19,7 +19,7 @@ import { subscribeRoomEvents, type RoomEvent } from '../lib/rooms/bus.ts';
 import { loadMessage } from '../lib/rooms/messages.ts';
 import { admitSocket } from '../lib/rooms/sockets.ts';
 import { roomAdmission } from './admission.ts';
-import { deliverChat, documentModel, messages, persistence, presence, recheckRoom, ticketAuth } from './extensions.ts';
+import { deliverChat, documentModel, messages, persistence, presence, recheckSockets, ticketAuth } from './extensions.ts';
 import { send, type SocketContext, type SocketState } from './socket.ts';
 
 const SOCKET_PATH = /^\/v1\/(rooms|live-spaces)\/([A-Za-z0-9_-]{1,100})\/ws$/;
@@ -116,13 +116,11 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
   });
 
   const recheck = async (roomId: string | null) => {
-    const rooms = roomId ? [roomId] : [...hocuspocus.documents.keys()];
-    for (const id of rooms) {
-      try {
-        await recheckRoom(id, connectionsOf(id));
-      } catch (error) {
-        log.warn('room access re-check failed', { roomId: id, error: error instanceof Error ? error.message : String(error) });
-      }
+    const connections = roomId ? connectionsOf(roomId) : [...hocuspocus.documents.values()].flatMap((document) => document.getConnections());
+    try {
+      await recheckSockets(connections);
+    } catch (error) {
+      log.warn('room access re-check failed', { roomId, error: error instanceof Error ? error.message : String(error) });
     }
   };
 

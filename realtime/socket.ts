@@ -3,7 +3,7 @@
 import type { Connection } from '@hocuspocus/server';
 import type { RoomKind } from '../lib/db/generated/client.ts';
 import type { Place } from './admission.ts';
-import type { SocketHolder } from '../lib/rooms/sockets.ts';
+import type { AdmittedSocket } from '../lib/rooms/sockets.ts';
 import type { ServerMessage } from '../lib/schemas/socket.ts';
 
 /** Ends a socket that lost access, after `access.revoked`. */
@@ -21,7 +21,7 @@ export type SocketState = {
 };
 
 /** What a socket carries: who holds it (from its ticket) and its role, which follows the re-checks. */
-export type SocketContext = Omit<SocketHolder, 'hidden'> & {
+export type SocketContext = Omit<AdmittedSocket, 'hidden'> & {
   roomId: string;
   kind: RoomKind;
   hidden: Set<string>;

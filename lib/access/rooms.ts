@@ -67,41 +67,33 @@ export const roomAccessSelect = (userId: string) =>
     workspace: { select: { id: true, slug: true, name: true, plan: true, memberships: { where: { userId, status: 'accepted' }, select: { role: true } } } },
   }) as const;
 
+/** Who holds a room socket: the person, the token their ticket was issued to, and the room. */
+export type SocketHolder = { roomId: string; kind: RoomKind; userId: string; tokenId: string };
+
 /**
- * The current room role of each holder of a socket (a person and the token
- * their ticket was issued to), in order: null when the room is gone or is of
- * another kind, the token was revoked or expired, or no grant remains. Room
- * sockets decide from this at the upgrade, at every Auth and at every re-check.
+ * The current room role of each socket holder, in order: null when the room
+ * is gone or of another kind, the token was revoked or expired, or no grant
+ * remains. Room sockets decide from this at the upgrade, at every Auth and at
+ * every re-check; it is one query however many sockets (of however many
+ * rooms) are asked about, since a node re-checks all of its sockets at once.
  */
-export async function socketRoles(roomId: string, kind: RoomKind, holders: { userId: string; tokenId: string }[]): Promise<(RoomRole | null)[]> {
+export async function socketRoles(holders: SocketHolder[]): Promise<(RoomRole | null)[]> {
   if (holders.length === 0) return [];
-  const userIds = [...new Set(holders.map((h) => h.userId))];
-  const [room, tokens] = await Promise.all([
-    db.room.findUnique({
-      where: { id: roomId },
-      select: {
-        kind: true,
-        linkAccess: true,
-        members: { where: { userId: { in: userIds } }, select: { userId: true, role: true } },
-        workspace: { select: { memberships: { where: { userId: { in: userIds }, status: 'accepted' }, select: { userId: true, role: true } } } },
-      },
-    }),
-    db.token.findMany({
-      where: { id: { in: [...new Set(holders.map((h) => h.tokenId))] }, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
-      select: { id: true, userId: true },
-    }),
-  ]);
-  if (!room || room.kind !== kind) return holders.map(() => null);
-  const liveTokens = new Map(tokens.map((t) => [t.id, t.userId]));
-  return holders.map(({ userId, tokenId }) =>
-    liveTokens.get(tokenId) === userId
-      ? roleOf({
-          workspaceRole: room.workspace.memberships.find((m) => m.userId === userId)?.role ?? null,
-          roomRole: room.members.find((m) => m.userId === userId)?.role ?? null,
-          linkAccess: room.linkAccess,
-        })
-      : null,
-  );
+  const rows = await db.$queryRaw<{ i: number; kind: RoomKind | null; link: RoomLinkAccess | null; roomRole: RoomRole | null; workspaceRole: WorkspaceRole | null; token: boolean }[]>`
+    SELECT h.i::int AS i, r.kind::text AS kind, r."linkAccess"::text AS link,
+      (SELECT m.role::text FROM "RoomMember" m WHERE m."roomId" = r.id AND m."userId" = h.user_id) AS "roomRole",
+      (SELECT w.role::text FROM "Membership" w WHERE w."workspaceId" = r."workspaceId" AND w."userId" = h.user_id AND w.status = 'accepted') AS "workspaceRole",
+      EXISTS (SELECT 1 FROM "Token" t WHERE t.id = h.token_id AND t."userId" = h.user_id AND (t."expiresAt" IS NULL OR t."expiresAt" > now())) AS token
+    FROM unnest(${holders.map((h) => h.roomId)}::text[], ${holders.map((h) => h.userId)}::text[], ${holders.map((h) => h.tokenId)}::text[])
+      WITH ORDINALITY AS h(room_id, user_id, token_id, i)
+    LEFT JOIN "Room" r ON r.id = h.room_id`;
+  const roles: (RoomRole | null)[] = holders.map(() => null);
+  for (const row of rows) {
+    const holder = holders[row.i - 1];
+    if (row.kind !== holder.kind || !row.token || !row.link) continue;
+    roles[row.i - 1] = roleOf({ workspaceRole: row.workspaceRole, roomRole: row.roomRole, linkAccess: row.link });
+  }
+  return roles;
 }
 
 /** The room and the caller's role in it; 404 without view, 403 without `capability`. */

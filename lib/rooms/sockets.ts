@@ -6,7 +6,7 @@ import { db } from '../db/client.ts';
 import type { RoomKind, RoomRole } from '../db/generated/client.ts';
 import { redeemTicket } from './rooms.ts';
 
-export type SocketHolder = {
+export type AdmittedSocket = {
   user: { id: string; handle: string; name: string | null };
   /** The token the ticket was issued to: revoking it ends the socket. */
   tokenId: string;
@@ -20,16 +20,18 @@ export type SocketHolder = {
  * not: the ticket is not genuine, expired, used or for another room
  * (`bad-ticket`), or the person cannot view the room any more (`no-access`).
  */
-export async function admitSocket(ticket: string, kind: RoomKind, roomId: string): Promise<SocketHolder | 'bad-ticket' | 'no-access'> {
+export async function admitSocket(ticket: string, kind: RoomKind, roomId: string): Promise<AdmittedSocket | 'bad-ticket' | 'no-access'> {
   const payload = await redeemTicket(ticket, kind, roomId);
   if (!payload) return 'bad-ticket';
-  const [user, [role], blocks] = await Promise.all([
-    db.user.findUnique({ where: { id: payload.u }, select: { id: true, handle: true, name: true } }),
-    socketRoles(roomId, kind, [{ userId: payload.u, tokenId: payload.t }]),
-    db.userBlock.findMany({ where: { blockerId: payload.u }, select: { blockedId: true } }),
+  const [users, [role]] = await Promise.all([
+    db.$queryRaw<{ id: string; handle: string; name: string | null; hidden: string[] }[]>`
+      SELECT u.id, u.handle, u.name, ARRAY(SELECT b."blockedId" FROM "UserBlock" b WHERE b."blockerId" = u.id) AS hidden
+      FROM "User" u WHERE u.id = ${payload.u}`,
+    socketRoles([{ roomId, kind, userId: payload.u, tokenId: payload.t }]),
   ]);
+  const user = users[0];
   if (!user || !role) return 'no-access';
-  return { user, tokenId: payload.t, role, hidden: blocks.map((b) => b.blockedId) };
+  return { user: { id: user.id, handle: user.handle, name: user.name }, tokenId: payload.t, role, hidden: user.hidden };
 }
 
 /** The room's stored Yjs state (Room.roomDoc), or null for a new room. */
