@@ -1,11 +1,10 @@
 // The realtime server's concerns, one small Hocuspocus extension each, as
 // Outline's collaboration server does: authentication (every Auth decided from
-// the current state, once per socket), persistence in PostgreSQL, stateless
-// messages (chat, AI), presence, and the access re-check. The messages are
+// the current state, once per socket), the document model, stateless
+// messages (chat, AI), presence and the access re-check (persistence is in persistence.ts). The messages are
 // defined in lib/schemas/socket.ts; the database is reached through lib/rooms
 // and lib/access only.
-import type { beforeHandleMessagePayload, Connection, Extension, onAuthenticatePayload, onLoadDocumentPayload, onStatelessPayload, onStoreDocumentPayload, connectedPayload, beforeHandleAwarenessPayload } from '@hocuspocus/server';
-import * as Y from 'yjs';
+import type { beforeHandleMessagePayload, Connection, Extension, onAuthenticatePayload, onStatelessPayload, connectedPayload, beforeHandleAwarenessPayload } from '@hocuspocus/server';
 import { capsOf, roomRoleCan, socketRoles } from '../lib/access/rooms.ts';
 import { config } from '../lib/config.ts';
 import type { RoomRole } from '../lib/db/generated/client.ts';
@@ -13,7 +12,6 @@ import { ApiError } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
 import { postMessage, recentMessages, type ChatMessage } from '../lib/rooms/messages.ts';
 import { frameUpdate, updateMisfit } from '../lib/rooms/document-model.ts';
-import { loadRoomState, storeRoomState } from '../lib/rooms/sockets.ts';
 import { parseClientMessage, type ClientMessage } from '../lib/schemas/socket.ts';
 import { suggest } from './ai.ts';
 import { CLOSE_FORBIDDEN, CLOSE_PROTOCOL, send, type SocketContext } from './socket.ts';
@@ -71,19 +69,6 @@ export const documentModel: Extension = {
     log.info('room update refused', { roomId: socket.roomId, userId: socket.user.id, why });
     socket.socket.close(CLOSE_PROTOCOL, 'Update does not fit the document');
     throw new Refused(`This update does not fit the room's document: ${why}.`);
-  },
-};
-
-/** The Yjs document in Room.roomDoc, stored a moment after edits stop (Hocuspocus debounces). */
-export const persistence: Extension = {
-  extensionName: 'persistence',
-  async onLoadDocument({ document, documentName }: onLoadDocumentPayload) {
-    const state = await loadRoomState(documentName);
-    if (state) Y.applyUpdate(document, state);
-    return document;
-  },
-  async onStoreDocument({ document, documentName, lastContext }: onStoreDocumentPayload<SocketContext>) {
-    await storeRoomState(documentName, Y.encodeStateAsUpdate(document), lastContext?.user?.handle ?? null);
   },
 };
 

@@ -19,7 +19,8 @@ import { subscribeRoomEvents, type RoomEvent } from '../lib/rooms/bus.ts';
 import { loadMessage } from '../lib/rooms/messages.ts';
 import { admitSocket } from '../lib/rooms/sockets.ts';
 import { roomAdmission } from './admission.ts';
-import { deliverChat, documentModel, messages, persistence, presence, recheckSockets, ticketAuth } from './extensions.ts';
+import { deliverChat, documentModel, messages, presence, recheckSockets, ticketAuth } from './extensions.ts';
+import { createPersistence } from './persistence.ts';
 import { send, type SocketContext, type SocketState } from './socket.ts';
 
 const SOCKET_PATH = /^\/v1\/(rooms|live-spaces)\/([A-Za-z0-9_-]{1,100})\/ws$/;
@@ -55,7 +56,8 @@ export type Realtime = {
 const refuse = (code: ErrorCode, message: string) => errorResponse(code, message);
 
 export function createRealtime(options: RealtimeOptions = {}): Realtime {
-  const extensions: Extension[] = [ticketAuth, documentModel, persistence, messages, presence];
+  // In this order: an update is checked against the model, then logged, then applied.
+  const extensions: Extension[] = [ticketAuth, documentModel, createPersistence(), messages, presence];
   const redisUrl = options.redisUrl ?? config.redisUrl;
   if (redisUrl) {
     const url = new URL(redisUrl);

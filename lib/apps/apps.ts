@@ -22,6 +22,7 @@ import type { AppAccess, RoomKind } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { pageMarkdown, pagesOf, UNREADABLE_PAGE } from '../rooms/document.ts';
+import { currentRoomState } from '../rooms/document-store.ts';
 import type { App, AppBuild, AppDeploy, AppEndUser } from '../schemas/apps.ts';
 import { siteUrl } from '../spaces/spaces.ts';
 import * as Y from 'yjs';
@@ -159,9 +160,9 @@ export async function buildApp(caller: SignedInCaller, kind: RoomKind, roomId: s
   const { actor } = caller;
   const { room, role } = await roomAccess(actor.user.id, kind, roomId, 'edit');
   const canManage = roomRoleCan(role, 'manage');
-  const stored = await db.room.findUniqueOrThrow({ where: { id: roomId }, select: { name: true, roomDoc: true } });
+  const [stored, state] = await Promise.all([db.room.findUniqueOrThrow({ where: { id: roomId }, select: { name: true } }), currentRoomState(roomId)]);
   const doc = new Y.Doc();
-  if (stored.roomDoc) Y.applyUpdate(doc, new Uint8Array(stored.roomDoc));
+  if (state) Y.applyUpdate(doc, state);
   const pages = pagesOf(doc);
   const page = input.pageId ? pages.find((p) => p.id === input.pageId) : pages[0];
   if (!page) {

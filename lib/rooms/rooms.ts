@@ -17,6 +17,7 @@ import { buildApp } from '../apps/apps.ts';
 import { publishRoomEvent } from './bus.ts';
 import { aiLimit, draftFromPrompt } from './ai.ts';
 import { documentMarkdown, initialDocument, TEMPLATES } from './document.ts';
+import { currentRoomState } from './document-store.ts';
 import { addPeople } from './people.ts';
 
 export const PREFIX: Record<RoomKind, string> = { room: 'rooms', live: 'live-spaces' };
@@ -203,8 +204,8 @@ export async function deleteRoom({ actor }: SignedInCaller, kind: RoomKind, id: 
 /** The stored document as Markdown. */
 export async function roomMarkdown({ actor }: SignedInCaller, kind: RoomKind, id: string): Promise<string> {
   await roomAccess(actor.user.id, kind, id, 'view');
-  const room = await db.room.findUniqueOrThrow({ where: { id }, select: { name: true, roomDoc: true } });
-  return documentMarkdown(room.roomDoc ? new Uint8Array(room.roomDoc) : null, room.name);
+  const [room, state] = await Promise.all([db.room.findUniqueOrThrow({ where: { id }, select: { name: true } }), currentRoomState(id)]);
+  return documentMarkdown(state, room.name);
 }
 
 export async function touchActivity(roomId: string, what: string) {

@@ -1,5 +1,5 @@
 // What the realtime server (realtime/) asks of the database, so that it holds
-// wiring only: who a ticket admits, the stored document, a room's AI switch.
+// wiring only: who a ticket admits and a room's AI switch (its document: document-store.ts).
 // Every access decision comes from lib/access/rooms.ts, from current state.
 import { socketRoles } from '../access/rooms.ts';
 import { db } from '../db/client.ts';
@@ -32,20 +32,6 @@ export async function admitSocket(ticket: string, kind: RoomKind, roomId: string
   const user = users[0];
   if (!user || !role) return 'no-access';
   return { user: { id: user.id, handle: user.handle, name: user.name }, tokenId: payload.t, role, hidden: user.hidden };
-}
-
-/** The room's stored Yjs state (Room.roomDoc), or null for a new room. */
-export async function loadRoomState(roomId: string): Promise<Uint8Array | null> {
-  const row = await db.room.findUnique({ where: { id: roomId }, select: { roomDoc: true } });
-  return row?.roomDoc ? new Uint8Array(row.roomDoc) : null;
-}
-
-/** Stores the room's Yjs state, counting a version and naming who edited last. */
-export async function storeRoomState(roomId: string, state: Uint8Array, editedBy: string | null): Promise<void> {
-  await db.room.updateMany({
-    where: { id: roomId },
-    data: { roomDoc: Buffer.from(state), latestVersion: { increment: 1 }, ...(editedBy ? { lastActivity: `edited by @${editedBy}`, lastActivityAt: new Date() } : {}) },
-  });
 }
 
 /** Whether the room's owner turned AI suggestions on. */

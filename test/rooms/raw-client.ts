@@ -104,7 +104,11 @@ export async function openRaw(url: string, roomId: string, options: { authentica
         encoding.writeVarString(e, payload);
       }),
     sendBytes: (bytes) => socket.readyState === WebSocket.OPEN && socket.send(bytes),
-    text: () => firstPage().toString(),
+    text: () =>
+      firstPage()
+        .toArray()
+        .map((node) => (node instanceof Y.XmlElement ? node.toArray().map((child) => (child instanceof Y.XmlText ? child.toString() : '')).join('') : String(node)))
+        .join('\n'),
     isOpen: () => socket.readyState === WebSocket.OPEN,
     close: () => socket.terminate(),
   };

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createFrontServer } from '@/server/index.ts';
+import { db } from '@/lib/db/client.ts';
 import { createRealtime } from '@/realtime/server.ts';
 import { multipartFile, World } from '../http/world.ts';
 import { connect, ticketUrl, waitFor, type Client } from './socket-helpers.ts';
@@ -50,6 +51,23 @@ describe('room sockets', () => {
       text = (await w.call('GET', `/v1/rooms/${room}/markdown`, { as: w.people.viewer })).text;
     }
     expect(text).toContain('Hello from the member');
+  });
+
+  it('logs each edit before acknowledging it, and deletes the log once the stored document holds it', async () => {
+    const { id } = await w.must(200, 'POST', '/v1/rooms', { as: w.people.owner, body: { workspace: w.slug, name: 'Logged' } });
+    const a = await open('owner', id);
+    a.write('Logged first');
+    await waitFor('the acknowledgement', () => a.provider.unsyncedChanges === 0);
+    // Acknowledged: in the log (or already folded into the stored state by a quick debounce).
+    const stored = async () => (await db.room.findUniqueOrThrow({ where: { id }, select: { roomDoc: true } })).roomDoc?.byteLength ?? 0;
+    expect((await db.roomUpdate.count({ where: { roomId: id } })) > 0 || (await stored()) > 0).toBe(true);
+    let left = -1;
+    for (let i = 0; i < 50 && left !== 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      left = await db.roomUpdate.count({ where: { roomId: id } });
+    }
+    expect(left).toBe(0);
+    expect((await w.call('GET', `/v1/rooms/${id}/markdown`, { as: w.people.owner })).text).toContain('Logged first');
   });
 
   it('refuses the updates of viewers and commenters: they read but do not write', async () => {
