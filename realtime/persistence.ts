@@ -1,18 +1,23 @@
 // Persistence of room documents, durable before acknowledgement:
-//   - every update a socket sends is appended to the room's log (RoomUpdate)
-//     before Hocuspocus applies it and acknowledges it to the client, so an
-//     acknowledged edit survives a kill -9 of the node;
+//   - every update a socket sends is appended to the room's log (RoomUpdate),
+//     and the client's acknowledgement (Hocuspocus's sync status "applied")
+//     waits for that append, so an acknowledged edit survives a kill -9 of the
+//     node. The update itself is applied and sent to the room at once: until
+//     it is acknowledged the writer's client keeps it and sends it again after
+//     a reconnect, so a crash in between loses nothing either;
 //   - a moment after edits stop (Hocuspocus's debounce) the whole document is
 //     stored in Room.roomDoc and the logged updates it now holds are deleted;
 //   - loading a room applies roomDoc, then the log, in order.
 // Appends are group-committed: while one INSERT is in flight, the updates that
 // arrive meanwhile wait and go together in the next, so a busy node pays about
 // one round trip per batch rather than per keystroke.
-import type { afterHandleMessagePayload, afterUnloadDocumentPayload, beforeHandleMessagePayload, Connection, Extension, onLoadDocumentPayload, onStoreDocumentPayload } from '@hocuspocus/server';
+import type { afterUnloadDocumentPayload, beforeHandleMessagePayload, Connection, Extension, onLoadDocumentPayload, onStoreDocumentPayload } from '@hocuspocus/server';
+import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
+import { log } from '../lib/log.ts';
 import { frameUpdate } from '../lib/rooms/document-model.ts';
 import { appendRoomUpdates, loadRoomState, storeRoomState } from '../lib/rooms/document-store.ts';
-import type { SocketContext } from './socket.ts';
+import { CLOSE_FORBIDDEN, RECONNECT_CLOSE_CODE, type SocketContext } from './socket.ts';
 
 type Pending = { roomId: string; update: Uint8Array; done: (id: bigint | null, error?: unknown) => void };
 
@@ -41,17 +46,32 @@ function groupCommit() {
     });
 }
 
-class RoomGone extends Error {
-  reason = 'This room no longer exists.';
+/** Hocuspocus's sync status frame: the document's name, then message type 8. */
+function isSyncStatus(frame: Uint8Array): boolean {
+  const decoder = decoding.createDecoder(frame);
+  decoding.readVarString(decoder);
+  return decoding.readVarUint(decoder) === SYNC_STATUS;
 }
+const SYNC_STATUS = 8;
 
 export function createPersistence(): Extension {
   const append = groupCommit();
   /** Per document: logged updates now applied to it (deleted at the next store). */
   const applied = new Map<string, bigint[]>();
-  /** The logged update a connection is applying now (its messages are handled one at a time). */
-  const inFlight = new WeakMap<Connection, bigint>();
+  /** Per connection: its latest append; its acknowledgements wait for it. */
+  const gates = new WeakMap<Connection, Promise<unknown>>();
   const foldedOf = (name: string) => applied.get(name) ?? applied.set(name, []).get(name)!;
+
+  /** Holds back the connection's acknowledgements until its updates so far are logged; everything else goes at once. */
+  const gateAcknowledgements = (connection: Connection) => {
+    if (gates.has(connection)) return;
+    const send = connection.send.bind(connection);
+    connection.send = (frame: Uint8Array) => {
+      const gate = gates.get(connection);
+      if (!gate || !isSyncStatus(frame)) return send(frame);
+      void gate.then(() => send(frame));
+    };
+  };
 
   return {
     extensionName: 'persistence',
@@ -65,21 +85,34 @@ export function createPersistence(): Extension {
       );
       return document;
     },
-    // After the model check (documentModel runs first), before Hocuspocus applies and acknowledges.
-    async beforeHandleMessage({ update, documentName, connection }: beforeHandleMessagePayload) {
+    // After the model check (documentModel runs first). Not awaited: Hocuspocus applies the
+    // update and relays it now; only the writer's acknowledgement waits for the log.
+    async beforeHandleMessage({ update, documentName, connection, context }: beforeHandleMessagePayload) {
       if (connection.readOnly) return; // its updates are refused, not applied
       const carried = frameUpdate(update);
       // An empty update (a new client's sync step 2) changes nothing: nothing to keep.
       if (!carried || carried.byteLength <= 2) return;
-      const id = await append(documentName, carried);
-      if (id === null) throw new RoomGone();
-      inFlight.set(connection, id);
-    },
-    async afterHandleMessage({ connection, documentName }: afterHandleMessagePayload) {
-      const id = inFlight.get(connection);
-      if (id === undefined) return;
-      inFlight.delete(connection);
-      foldedOf(documentName).push(id);
+      gateAcknowledgements(connection);
+      const previous = gates.get(connection) ?? Promise.resolve();
+      const logged = append(documentName, carried).then(
+        (id) => {
+          // Applied by now (the append takes a round trip; the update was applied right after this hook).
+          if (id !== null) return void foldedOf(documentName).push(id);
+          (context as SocketContext).socket.close(CLOSE_FORBIDDEN, 'Room deleted');
+          return Promise.reject(new Error('room deleted'));
+        },
+        (error: unknown) => {
+          // Not logged, so never acknowledged: the client sends it again after reconnecting.
+          log.error('room update not logged', { roomId: documentName, error: error instanceof Error ? error.message : String(error) });
+          (context as SocketContext).socket.close(RECONNECT_CLOSE_CODE, 'Reconnect');
+          return Promise.reject(error);
+        },
+      );
+      // In order: an acknowledgement waits for every earlier append of the connection too.
+      gates.set(
+        connection,
+        Promise.all([previous, logged]).catch(() => new Promise(() => {})),
+      );
     },
     async onStoreDocument({ document, documentName, lastContext }: onStoreDocumentPayload<SocketContext>) {
       // Taken before encoding: each of these is applied, so the state below holds it.

@@ -21,14 +21,12 @@ import { admitSocket } from '../lib/rooms/sockets.ts';
 import { roomAdmission } from './admission.ts';
 import { deliverChat, documentModel, messages, presence, recheckSockets, ticketAuth } from './extensions.ts';
 import { createPersistence } from './persistence.ts';
-import { send, type SocketContext, type SocketState } from './socket.ts';
+import { RECONNECT_CLOSE_CODE, send, type SocketContext, type SocketState } from './socket.ts';
 
 const SOCKET_PATH = /^\/v1\/(rooms|live-spaces)\/([A-Za-z0-9_-]{1,100})\/ws$/;
 
 /** How often every socket's access is re-checked, besides the immediate re-check an API change asks for. */
 export const ACCESS_RECHECK_MS = 2000;
-/** Closes a socket to say "reconnect now" (a node is stopping): Hocuspocus's ResetConnection code. */
-export const RECONNECT_CLOSE_CODE = 4205;
 /** The largest WebSocket message accepted (a big paste is one update). */
 export const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
 

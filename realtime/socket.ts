@@ -6,6 +6,8 @@ import type { Place } from './admission.ts';
 import type { AdmittedSocket } from '../lib/rooms/sockets.ts';
 import type { ServerMessage } from '../lib/schemas/socket.ts';
 
+/** Closes a socket to say "reconnect now" (a node is stopping, or could not log an update): Hocuspocus's ResetConnection code. */
+export const RECONNECT_CLOSE_CODE = 4205;
 /** Ends a socket that lost access, after `access.revoked`. */
 export const CLOSE_FORBIDDEN = 4403;
 /** Ends a socket that authenticates twice or for another document. */
