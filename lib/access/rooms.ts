@@ -7,7 +7,7 @@
 //   - the room's linkAccess, for anyone signed in who has the room's link.
 // Room roles carry the capabilities view, comment, edit and manage, one
 // meaning each as in capabilities.ts. Rooms the caller cannot view are 404.
-import { db, type PrismaClient } from '../db/client.ts';
+import { db, query, type PrismaClient } from '../db/client.ts';
 import type { RoomKind, RoomLinkAccess, RoomRole, WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 
@@ -70,6 +70,14 @@ export const roomAccessSelect = (userId: string) =>
 /** Who holds a room socket: the person, the token their ticket was issued to, and the room. */
 export type SocketHolder = { roomId: string; kind: RoomKind; userId: string; tokenId: string };
 
+const SOCKET_ROLES = `
+  SELECT h.i::int AS i, r.kind::text AS kind, r."linkAccess"::text AS link,
+    (SELECT m.role::text FROM "RoomMember" m WHERE m."roomId" = r.id AND m."userId" = h.user_id) AS "roomRole",
+    (SELECT w.role::text FROM "Membership" w WHERE w."workspaceId" = r."workspaceId" AND w."userId" = h.user_id AND w.status = 'accepted') AS "workspaceRole",
+    EXISTS (SELECT 1 FROM "Token" t WHERE t.id = h.token_id AND t."userId" = h.user_id AND (t."expiresAt" IS NULL OR t."expiresAt" > now())) AS token
+  FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS h(room_id, user_id, token_id, i)
+  LEFT JOIN "Room" r ON r.id = h.room_id`;
+
 /**
  * The current room role of each socket holder, in order: null when the room
  * is gone or of another kind, the token was revoked or expired, or no grant
@@ -79,14 +87,11 @@ export type SocketHolder = { roomId: string; kind: RoomKind; userId: string; tok
  */
 export async function socketRoles(holders: SocketHolder[]): Promise<(RoomRole | null)[]> {
   if (holders.length === 0) return [];
-  const rows = await db.$queryRaw<{ i: number; kind: RoomKind | null; link: RoomLinkAccess | null; roomRole: RoomRole | null; workspaceRole: WorkspaceRole | null; token: boolean }[]>`
-    SELECT h.i::int AS i, r.kind::text AS kind, r."linkAccess"::text AS link,
-      (SELECT m.role::text FROM "RoomMember" m WHERE m."roomId" = r.id AND m."userId" = h.user_id) AS "roomRole",
-      (SELECT w.role::text FROM "Membership" w WHERE w."workspaceId" = r."workspaceId" AND w."userId" = h.user_id AND w.status = 'accepted') AS "workspaceRole",
-      EXISTS (SELECT 1 FROM "Token" t WHERE t.id = h.token_id AND t."userId" = h.user_id AND (t."expiresAt" IS NULL OR t."expiresAt" > now())) AS token
-    FROM unnest(${holders.map((h) => h.roomId)}::text[], ${holders.map((h) => h.userId)}::text[], ${holders.map((h) => h.tokenId)}::text[])
-      WITH ORDINALITY AS h(room_id, user_id, token_id, i)
-    LEFT JOIN "Room" r ON r.id = h.room_id`;
+  const rows = await query<{ i: number; kind: RoomKind | null; link: RoomLinkAccess | null; roomRole: RoomRole | null; workspaceRole: WorkspaceRole | null; token: boolean }>(SOCKET_ROLES, [
+    holders.map((h) => h.roomId),
+    holders.map((h) => h.userId),
+    holders.map((h) => h.tokenId),
+  ]);
   const roles: (RoomRole | null)[] = holders.map(() => null);
   for (const row of rows) {
     const holder = holders[row.i - 1];

@@ -2,7 +2,7 @@
 // wiring only: who a ticket admits and a room's AI switch (its document: document-store.ts).
 // Every access decision comes from lib/access/rooms.ts, from current state.
 import { socketRoles } from '../access/rooms.ts';
-import { db } from '../db/client.ts';
+import { db, query } from '../db/client.ts';
 import type { RoomKind, RoomRole } from '../db/generated/client.ts';
 import { redeemTicket } from './rooms.ts';
 
@@ -15,6 +15,10 @@ export type AdmittedSocket = {
   hidden: string[];
 };
 
+const HOLDER = `
+  SELECT u.id, u.handle, u.name, ARRAY(SELECT b."blockedId" FROM "UserBlock" b WHERE b."blockerId" = u.id) AS hidden
+  FROM "User" u WHERE u.id = $1`;
+
 /**
  * Who a socket's ticket admits into the room, with their role now; else why
  * not: the ticket is not genuine, expired, used or for another room
@@ -24,9 +28,7 @@ export async function admitSocket(ticket: string, kind: RoomKind, roomId: string
   const payload = await redeemTicket(ticket, kind, roomId);
   if (!payload) return 'bad-ticket';
   const [users, [role]] = await Promise.all([
-    db.$queryRaw<{ id: string; handle: string; name: string | null; hidden: string[] }[]>`
-      SELECT u.id, u.handle, u.name, ARRAY(SELECT b."blockedId" FROM "UserBlock" b WHERE b."blockerId" = u.id) AS hidden
-      FROM "User" u WHERE u.id = ${payload.u}`,
+    query<{ id: string; handle: string; name: string | null; hidden: string[] }>(HOLDER, [payload.u]),
     socketRoles([{ roomId, kind, userId: payload.u, tokenId: payload.t }]),
   ]);
   const user = users[0];
