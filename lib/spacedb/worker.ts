@@ -268,9 +268,27 @@ function tables(job: TablesJob): TablesResult {
   }
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A text value's literal from its bytes (hex), when quote() would not give them back: null for plain UTF-8 text. */
+function textLiteral(hex: string | null | undefined): string | null {
+  if (!hex) return null;
+  const bytes = Buffer.from(hex, 'hex');
+  if (!bytes.includes(0)) {
+    try {
+      strictUtf8.decode(bytes);
+      return null;
+    } catch {
+      // not UTF-8: written from its bytes below
+    }
+  }
+  return `CAST(X'${hex}' AS TEXT)`;
+}
+
 /**
  * A plain-text SQL dump: tables (with their rows as literals SQLite's quote()
- * makes, so reals, blobs and text come back exactly), sqlite_sequence, then
+ * makes, so reals, blobs and text come back exactly; text that is not plain
+ * UTF-8 as CAST(X'…' AS TEXT)), sqlite_sequence, then
  * indexes, views and triggers, so that triggers do not fire while replaying.
  */
 function dump(job: DumpJob): { text: string } {
@@ -286,7 +304,9 @@ function dump(job: DumpJob): { text: string } {
       const columns = (db.prepare(`PRAGMA table_info(${quoteName(table.name)})`).all() as { name: string }[]).map((c) => c.name);
       const shadow = userTables.some((t) => /^CREATE\s+VIRTUAL\s+TABLE/i.test(t.sql) && table.name.startsWith(`${t.name}_`));
       if (shadow) continue;
-      const select = `SELECT ${columns.map((c) => `quote(${quoteName(c)})`).join(" || ',' || ")} AS v FROM ${quoteName(table.name)} ORDER BY rowid`;
+      // Each value as quote() writes it, and each text also as hex: text holding a NUL or bytes
+      // that are not UTF-8 is written from its bytes, since quote() and JavaScript strings change it.
+      const select = `SELECT ${columns.map((c, i) => `quote(${quoteName(c)}) AS q${i}, CASE WHEN typeof(${quoteName(c)}) = 'text' THEN hex(${quoteName(c)}) END AS h${i}`).join(', ')} FROM ${quoteName(table.name)} ORDER BY rowid`;
       let statement: StatementSync;
       try {
         statement = db.prepare(select);
@@ -294,7 +314,10 @@ function dump(job: DumpJob): { text: string } {
         statement = db.prepare(select.replace(/ ORDER BY rowid$/, '')); // WITHOUT ROWID
       }
       const target = `${quoteName(table.name)}(${columns.map(quoteName).join(',')})`;
-      for (const row of statement.iterate() as Iterable<{ v: string }>) lines.push(`INSERT INTO ${target} VALUES(${row.v});`);
+      for (const row of statement.iterate() as Iterable<Record<string, string | null>>) {
+        const values = columns.map((_, i) => textLiteral(row[`h${i}`]) ?? row[`q${i}`]);
+        lines.push(`INSERT INTO ${target} VALUES(${values.join(',')});`);
+      }
     }
     const sequence = schema.some((s) => s.name === 'sqlite_sequence') ? (db.prepare('SELECT name, seq FROM sqlite_sequence').all() as { name: string; seq: number }[]) : [];
     if (sequence.length) {

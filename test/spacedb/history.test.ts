@@ -122,6 +122,30 @@ break', NULL, 'text', '\\');
   });
 });
 
+describe('export of text that is not plain UTF-8', () => {
+  it('round-trips text holding NUL bytes or invalid UTF-8 byte for byte, as blobs do', async () => {
+    const { token, db } = await setup('dbx-bytes');
+    await sql(
+      db,
+      token,
+      `CREATE TABLE weird (id INTEGER PRIMARY KEY, t TEXT, b BLOB);
+       INSERT INTO weird (t, b) VALUES
+         (CAST(X'6100620063' AS TEXT), X'00'),
+         (CAST(X'C328FF41' AS TEXT), X'C328'),
+         (CAST(X'00' AS TEXT), NULL),
+         ('plain ✓', X'');`,
+    );
+    const dump = await db.export({ token });
+    expect(dump.text).toContain("'plain ✓'");
+    const target = await setup('dbx-bytes-target');
+    await sql(target.db, target.token, dump.text);
+    const bytes = 'SELECT id, typeof(t), hex(t), length(CAST(t AS BLOB)), typeof(b), hex(b) FROM weird ORDER BY id';
+    const expected = await sql(db, token, bytes, [], false);
+    expect(expected.rows[0]).toEqual([1, 'text', '6100620063', 5, 'blob', '00']);
+    expect((await sql(target.db, target.token, bytes, [], false)).rows).toEqual(expected.rows);
+  });
+});
+
 describe('point-in-time restore', () => {
   it('restores exactly what was, with random() and datetime() in history, a table without a primary key and schema changes; and undoes', async () => {
     const { token, db, space } = await setup('dbr-owner');
