@@ -5,6 +5,7 @@
 // overruns; a file that yields no text is `unreadable`. Raw bytes are served
 // with nosniff and a CSP sandbox, so an uploaded page cannot run as the app.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
@@ -66,27 +67,66 @@ export function readableKind(contentType: string, name: string): 'text' | 'html'
   return null;
 }
 
-/** Runs the extractor on a file's bytes in a child process; null when it fails, overruns or finds no text. */
-export async function extractText(sha256: string, kind: 'text' | 'html' | 'pdf', timeoutMs = EXTRACT_TIMEOUT_MS): Promise<string | null> {
+/** The extractor's resident memory cap: its heap is capped at 256 MB, and this catches what the heap does not count (a PDF's decoded streams). */
+export const EXTRACT_MAX_RSS_BYTES = 320 * 1024 * 1024;
+/** Extractions running at once in one server process; more wait their turn. */
+export const EXTRACT_CONCURRENCY = 2;
+const WATCH_MS = 50;
+
+let running = 0;
+const waiting: (() => void)[] = [];
+async function extractionSlot(): Promise<() => void> {
+  if (running >= EXTRACT_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+  running += 1;
+  return () => {
+    running -= 1;
+    waiting.shift()?.();
+  };
+}
+
+/** A process's resident memory in bytes (Linux /proc); null where it cannot be read. */
+function residentBytes(pid: number): number | null {
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs the extractor on a file's bytes in a child process, at most
+ * EXTRACT_CONCURRENCY at once; null when it fails, finds no text, or overruns
+ * its time or memory (killed with SIGKILL).
+ */
+export async function extractText(sha256: string, kind: 'text' | 'html' | 'pdf', timeoutMs = EXTRACT_TIMEOUT_MS, maxRssBytes = EXTRACT_MAX_RSS_BYTES): Promise<string | null> {
   const bytes = await blobStore().get(sha256);
   if (!bytes) return null;
-  const worker = path.join(import.meta.dirname, 'extract-worker.ts');
-  const child = spawn(process.execPath, ['--max-old-space-size=256', worker, kind, String(MAX_EXTRACTED_CHARS)], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  child.stdout.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > MAX_EXTRACTED_CHARS * 4 + 1024) child.kill('SIGKILL');
-    else chunks.push(chunk);
-  });
-  child.stdin.on('error', () => undefined);
-  Readable.fromWeb(bytes as import('node:stream/web').ReadableStream<Uint8Array>).pipe(child.stdin).on('error', () => undefined);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  clearTimeout(timer);
-  if (code !== 0) return null;
-  const text = Buffer.concat(chunks).toString('utf8').trim();
-  return text ? text.slice(0, MAX_EXTRACTED_CHARS) : null;
+  const release = await extractionSlot();
+  try {
+    const worker = path.join(import.meta.dirname, 'extract-worker.ts');
+    const child = spawn(process.execPath, ['--max-old-space-size=256', worker, kind, String(MAX_EXTRACTED_CHARS)], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const watchdog = setInterval(() => {
+      if ((residentBytes(child.pid!) ?? 0) > maxRssBytes) child.kill('SIGKILL');
+    }, WATCH_MS);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_EXTRACTED_CHARS * 4 + 1024) child.kill('SIGKILL');
+      else chunks.push(chunk);
+    });
+    child.stdin.on('error', () => undefined);
+    Readable.fromWeb(bytes as import('node:stream/web').ReadableStream<Uint8Array>).pipe(child.stdin).on('error', () => undefined);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    clearInterval(watchdog);
+    if (code !== 0) return null;
+    const text = Buffer.concat(chunks).toString('utf8').trim();
+    return text ? text.slice(0, MAX_EXTRACTED_CHARS) : null;
+  } finally {
+    release();
+  }
 }
 
 /** The first sentences of the text, as a summary when no AI service is configured. */
