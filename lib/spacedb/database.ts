@@ -28,7 +28,7 @@ import {
   withReadCache,
   withWriteLock,
 } from './history.ts';
-import { JobKilled, JobRefused, Pool } from './pool.ts';
+import { JobKilled, JobRefused, Pool, PoolClosed, type Owner } from './pool.ts';
 import { splitStatements } from './sql.ts';
 import type { Job, RunJob, RunResult, TablesResult } from './worker.ts';
 
@@ -59,15 +59,85 @@ export async function closePool(): Promise<void> {
   pool = null;
 }
 
-async function runJob<T>(job: Job): Promise<T> {
+/** Anonymous callers' queries stop sooner: they share at most half the processes. */
+export const ANONYMOUS_TIMEOUT_MS = 5000;
+/**
+ * Jobs running or waiting at once on this node, past which a query is refused
+ * with 429: per person, per anonymous address, per space, and for anonymous
+ * callers together (per query process). Waiting jobs hold no database
+ * connection, so these bound memory and waiting time, not the pool.
+ */
+export const MAX_JOBS = { person: 16, anonymousAddress: 2, space: 16, anonymousPerProcess: 4 } as const;
+
+/** Who a job is for (pool.ts's fairness) and how long it may run. */
+function ownerOf(caller: Caller): Owner {
+  return caller.actor ? { key: `user:${caller.actor.user.id}`, anonymous: false } : { key: `address:${addressKey(caller.client.address)}`, anonymous: true };
+}
+const deadlineOf = (owner: Owner) => (owner.anonymous ? Math.min(ANONYMOUS_TIMEOUT_MS, config.spacedbTimeoutMs) : config.spacedbTimeoutMs);
+
+const inFlight = new Map<string, number>();
+/**
+ * Admits a job for `owner` on `spaceId` or refuses it with 429: each person,
+ * each anonymous address and each space has a bounded number of jobs running
+ * or waiting on this node, so no one's runaways queue up without end.
+ */
+function admit(owner: Owner, spaceId: string): () => void {
+  const keys: [string, number, string][] = [
+    [owner.key, owner.anonymous ? MAX_JOBS.anonymousAddress : MAX_JOBS.person, owner.anonymous ? 'Too many database queries from your address at once; wait for them to finish.' : 'You have too many database queries running at once; wait for them to finish.'],
+    [`space:${spaceId}`, MAX_JOBS.space, 'This space has too many database queries running at once; try again in a moment.'],
+    ...(owner.anonymous ? [['anonymous', MAX_JOBS.anonymousPerProcess * config.spacedbWorkers, 'Too many database queries from visitors at the moment; try again shortly.'] as [string, number, string]] : []),
+  ];
+  for (const [key, cap, message] of keys) if ((inFlight.get(key) ?? 0) >= cap) throw new ApiError('rate_limited', message, { 'retry-after': String(Math.ceil(deadlineOf(owner) / 1000)) });
+  for (const [key] of keys) inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    for (const [key] of keys) {
+      const left = (inFlight.get(key) ?? 1) - 1;
+      if (left > 0) inFlight.set(key, left);
+      else inFlight.delete(key);
+    }
+  };
+}
+
+function asApiError(error: unknown, deadlineMs: number): unknown {
+  if (error instanceof JobRefused) return new ApiError(error.refusal.code, error.refusal.message);
+  if (error instanceof PoolClosed) return new ApiError('unavailable', 'This server is stopping; try again in a moment.');
+  if (error instanceof JobKilled) return new ApiError('bad_request', `${error.message} Queries may run for at most ${deadlineMs / 1000} s${deadlineMs < config.spacedbTimeoutMs ? ' when not signed in' : ''}.`);
+  return error;
+}
+
+/** Runs one job for `owner` on a process of its own. */
+async function runJob<T>(job: Job, owner: Owner = SYSTEM): Promise<T> {
+  const deadlineMs = deadlineOf(owner);
   try {
-    return await thePool().run<T>(job, config.spacedbTimeoutMs);
+    return await thePool().run<T>(job, deadlineMs, owner);
   } catch (error) {
-    if (error instanceof JobRefused) throw new ApiError(error.refusal.code, error.refusal.message);
-    if (error instanceof JobKilled) throw new ApiError('bad_request', `${error.message} Queries may run for at most ${config.spacedbTimeoutMs / 1000} s.`);
-    throw error;
+    throw asApiError(error, deadlineMs);
   }
 }
+
+/** A process held for a write: taken before its transaction opens (withWriteLock). */
+async function writeLease(owner: Owner): Promise<{ run<T>(job: Job): Promise<T>; release(): void }> {
+  const deadlineMs = deadlineOf(owner);
+  const lease = await thePool()
+    .lease(owner)
+    .catch((error: unknown) => Promise.reject(asApiError(error, deadlineMs)));
+  return {
+    run: async <T>(job: Job) => {
+      try {
+        return await lease.run<T>(job, deadlineMs);
+      } catch (error) {
+        throw asApiError(error, deadlineMs);
+      }
+    },
+    release: () => lease.release(),
+  };
+}
+
+/** The server's own jobs (apps' data, checks): fair among themselves, never anonymous. */
+const SYSTEM: Owner = { key: 'system', anonymous: false };
 
 /** The plan's database size cap, as SQLite pages (4096 bytes). */
 async function maxPageCount(space: SpaceRef): Promise<number> {
@@ -108,8 +178,9 @@ async function runWrite(
 ): Promise<RunResult> {
   const spaceId = space.id;
   const pages = await maxPageCount(space);
-  return withWriteLock(spaceId, config.spacedbTimeoutMs, async (tx, head, file) => {
-    const result = await runJob<RunResult>({ op: 'run', file, ...job, write: true, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
+  const owner = log.userId === null && log.kind === 'guest' ? ownerOf(caller) : { key: `user:${log.userId ?? 'system'}`, anonymous: false };
+  return withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(owner), async (tx, head, file, lease) => {
+    const result = await lease.run<RunResult>({ op: 'run', file, ...job, write: true, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
     if (result.delta) {
       const { seq } = await recordDelta(tx, spaceId, head, result.delta, file);
       noteCached(spaceId, seq);
@@ -133,6 +204,16 @@ async function runWrite(
 export async function runQuery(caller: Caller, spaceId: string, readBody: () => Promise<Query>): Promise<Omit<RunResult, 'delta'>> {
   const loaded = await spaceWith(caller, spaceId, 'view');
   const body = await readBody();
+  const release = admit(ownerOf(caller), loaded.space.id);
+  try {
+    return await answerQuery(caller, loaded, body);
+  } finally {
+    release();
+  }
+}
+
+async function answerQuery(caller: Caller, loaded: LoadedSpace, body: Query): Promise<Omit<RunResult, 'delta'>> {
+  const spaceId = loaded.space.id;
   const strip = ({ delta: _delta, ...rest }: RunResult) => rest;
   if (body.write && !loaded.permissions.push) {
     if (!caller.actor && body.guest) return strip(await runGuestWrite(loaded, caller, body));
@@ -147,7 +228,7 @@ export async function runQuery(caller: Caller, spaceId: string, readBody: () => 
     );
   }
   return withReadCache(spaceId, async (file) =>
-    strip(await runJob<RunResult>({ op: 'run', file, sql: body.sql, params, write: false, maxPageCount: 0, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES })),
+    strip(await runJob<RunResult>({ op: 'run', file, sql: body.sql, params, write: false, maxPageCount: 0, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES }, ownerOf(caller))),
   );
 }
 
@@ -242,8 +323,8 @@ export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ 
   const loaded = await spaceWith(caller, spaceId, 'admin');
   const pages = await maxPageCount(loaded.space);
   let before = 0;
-  await withWriteLock(spaceId, config.spacedbTimeoutMs, async (tx, head, file) => {
-    const { tables } = await runJob<TablesResult>({ op: 'tables', file, counts: false });
+  await withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(ownerOf(caller)), async (tx, head, file, lease) => {
+    const { tables } = await lease.run<TablesResult>({ op: 'tables', file, counts: false });
     const drops = [
       ...tables.filter((t) => t.type === 'view').map((t) => `DROP VIEW IF EXISTS "${t.name.replaceAll('"', '""')}";`),
       ...tables.filter((t) => t.type === 'table').map((t) => `DROP TABLE IF EXISTS "${t.name.replaceAll('"', '""')}";`),
@@ -251,7 +332,7 @@ export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ 
     // The moment just before the reset's change (history times strictly increase).
     before = nextAt(head).getTime() - 1;
     if (drops.length === 0) return;
-    const result = await runJob<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, maxPageCount: pages, maxRows: 0, maxBytes: 0 });
+    const result = await lease.run<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, maxPageCount: pages, maxRows: 0, maxBytes: 0 });
     if (result.delta) noteCached(spaceId, (await recordDelta(tx, spaceId, head, result.delta, file)).seq);
     await tx.spaceDbWrite.create({
       data: { id: newId('spaceDbWrite'), spaceId, userId: caller.actor!.user.id, origin: origin(caller, 'member'), statement: '-- reset: every table dropped', rowsWritten: result.rowsWritten },
@@ -296,7 +377,8 @@ export async function restoreDatabase(caller: Caller, spaceId: string, at: numbe
   const { seq, restoredTo } = await target(spaceId, at, Date.now());
   const scratch = scratchFile();
   try {
-    return await withWriteLock(spaceId, config.spacedbTimeoutMs, async (tx, head, file) => {
+    // A restore runs no query: it needs no process.
+    return await withWriteLock(spaceId, config.spacedbTimeoutMs, async () => ({ release() {} }), async (tx, head, file) => {
       const undoBookmark = `bm-${head.headSeq}`;
       await materialize(tx, spaceId, seq, scratch, null);
       const bytes = fs.existsSync(scratch) ? fs.readFileSync(scratch) : Buffer.alloc(0);

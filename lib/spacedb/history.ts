@@ -274,15 +274,26 @@ export function serialized<T>(spaceId: string, job: () => Promise<T>): Promise<T
  * lock, so it ends with the transaction even if this process dies), with the
  * cache file at the head.
  */
-export async function withWriteLock<T>(spaceId: string, timeoutMs: number, job: (tx: Tx, head: Head, file: string) => Promise<T>): Promise<T> {
+/**
+ * Runs a write `job` holding the space's lock, in a transaction. `reserve`
+ * (a query process) is taken first, after this node's earlier writes to the
+ * space: a write waiting for a process holds no database connection.
+ */
+export async function withWriteLock<T, R extends { release(): void }>(
+  spaceId: string,
+  timeoutMs: number,
+  reserve: () => Promise<R>,
+  job: (tx: Tx, head: Head, file: string, reserved: R) => Promise<T>,
+): Promise<T> {
   return serialized(spaceId, async () => {
+    const reserved = await reserve();
     try {
       return await db.$transaction(
         async (tx) => {
           await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`spacedb:${spaceId}`}, 0))`;
           const head = await headOf(tx, spaceId);
           const file = await syncCache(tx, spaceId, head.headSeq);
-          return job(tx, head, file);
+          return job(tx, head, file, reserved);
         },
         { timeout: timeoutMs + 60_000, maxWait: 30_000 },
       );
@@ -291,6 +302,8 @@ export async function withWriteLock<T>(spaceId: string, timeoutMs: number, job: 
       // anything else the file may hold a write the history lacks: rebuild it.
       if (!(error instanceof JobRefused)) dropCache(spaceId);
       throw error;
+    } finally {
+      reserved.release();
     }
   });
 }
