@@ -27,7 +27,7 @@ import type { App, AppBuild, AppDeploy, AppEndUser } from '../schemas/apps.ts';
 import { siteUrl } from '../spaces/spaces.ts';
 import * as Y from 'yjs';
 import { aiSpec } from './ai.ts';
-import { copyPreviewData, prepareLiveData, specOf, writePreviewData } from './data.ts';
+import { prepareLiveData, specOf, startLiveData, writePreviewData } from './data.ts';
 import { publishFiles } from './publish.ts';
 import { renderApp } from './render.ts';
 import { outlineSpec, type AppSpec } from './spec.ts';
@@ -247,17 +247,20 @@ export async function goLive(caller: SignedInCaller, id: string, input: { access
   if (row.previewVersion === 0) throw new ApiError('conflict', 'This app has no preview yet: build it first.');
   if (row.liveVersion !== null) throw new ApiError('conflict', 'This app is already live; use promote to put a newer preview live.');
   const spec = await specOf(row.spaceId, row.previewVersion);
+  const workspace = row.room.workspace;
+  const liveApps = (client: Pick<typeof db, 'app'>) => client.app.count({ where: { status: { in: ['live', 'paused'] }, room: { workspaceId: workspace.id } } });
+  // Checked again under the lock below; here so that a refused go-live makes no data space.
+  if (limitsOf(workspace).liveApps !== null) requireUnderLimit(workspace, 'liveApps', await liveApps(db));
+  // The data first, the switch to live last: a go-live cut short (a crash, a kill -9) is not
+  // live at all, and the next try starts the data over (startLiveData empties it first).
+  if (spec) await startLiveData(id, row.spaceId, spec, input.copyData, caller.actor.user.id);
   await db.$transaction(async (tx) => {
-    const workspace = row.room.workspace;
     // Under the workspace's lock, so two go-lives racing for the last slot cannot both pass.
     await tx.$executeRaw`SELECT 1 FROM "Workspace" WHERE id = ${workspace.id} FOR UPDATE`;
     const [fresh] = await tx.$queryRaw<{ liveVersion: number | null }[]>`SELECT "liveVersion" FROM "App" WHERE id = ${id} FOR UPDATE`;
     if (!fresh) throw appNotFound(id);
     if (fresh.liveVersion !== null) throw new ApiError('conflict', 'This app is already live; use promote to put a newer preview live.');
-    if (limitsOf(workspace).liveApps !== null) {
-      const count = await tx.app.count({ where: { status: { in: ['live', 'paused'] }, room: { workspaceId: workspace.id } } });
-      requireUnderLimit(workspace, 'liveApps', count);
-    }
+    if (limitsOf(workspace).liveApps !== null) requireUnderLimit(workspace, 'liveApps', await liveApps(tx));
     await tx.app.update({
       where: { id },
       data: { status: 'live', access: input.access, joinCode: input.access === 'code' ? newJoinCode() : null, liveVersion: row.previewVersion, accessEpoch: { increment: 1 } },
@@ -271,9 +274,6 @@ export async function goLive(caller: SignedInCaller, id: string, input: { access
       details: { version: row.previewVersion, deploy, access: input.access, copyData: input.copyData },
     });
   });
-  // After the limit passed (no space is made for a refused go-live).
-  if (spec) await prepareLiveData(id, spec, caller.actor.user.id);
-  if (input.copyData && spec) await copyPreviewData(id, row.spaceId, spec, caller.actor.user.id);
   return reload(id, true);
 }
 

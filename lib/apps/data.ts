@@ -148,9 +148,8 @@ export async function addRow(appId: string, table: TableSpec, row: Row, by: RowA
   await systemWrite(spaceId, sql, table.columns.map((c) => row[c] ?? ''), { userId: null, guestName: by.label, kind: 'guest', name: `add to ${table.name}` }, by.client);
 }
 
-/** Going live with copyData: the preview database's rows of the spec's tables, added to the live data. */
-export async function copyPreviewData(appId: string, previewSpaceId: string, spec: AppSpec, userId: string): Promise<number> {
-  const spaceId = await liveSpaceOf(appId, userId);
+/** The preview database's rows of the spec's tables, as INSERT statements for the live data. */
+async function previewRows(previewSpaceId: string, spec: AppSpec): Promise<string[]> {
   const { tables } = await systemTables(previewSpaceId);
   const statements: string[] = [];
   for (const table of spec.tables) {
@@ -161,8 +160,24 @@ export async function copyPreviewData(appId: string, previewSpaceId: string, spe
     const result = await systemRead(previewSpaceId, `SELECT ${present.map(sqlName).join(', ')} FROM ${sqlName(table.name)} ORDER BY id LIMIT ${MAX_ROWS_PER_TABLE}`);
     for (const r of result.rows) statements.push(insert(table, table.columns.map((c) => (present.includes(c) ? asText(r[present.indexOf(c)]) : ''))));
   }
-  await writeBatched(spaceId, statements, { userId, guestName: null, kind: 'member', name: 'app copyData' });
-  return statements.length;
+  return statements;
+}
+
+/**
+ * The live data an app starts with when it first goes live: its tables,
+ * emptied, then (with copyData) the preview's rows. Run before the app is
+ * marked live, so a go-live cut short (a crash, a kill -9) leaves the app not
+ * live, and the next try starts the data over: never live with half its rows.
+ */
+export async function startLiveData(appId: string, previewSpaceId: string, spec: AppSpec, copyData: boolean, userId: string): Promise<number> {
+  const spaceId = await prepareLiveData(appId, spec, userId);
+  const rows = copyData ? await previewRows(previewSpaceId, spec) : [];
+  // A go-live that finished meanwhile (two at once): its data is live, not to be started over.
+  const { liveVersion } = await db.app.findUniqueOrThrow({ where: { id: appId }, select: { liveVersion: true } });
+  if (liveVersion !== null) throw new ApiError('conflict', 'This app is already live; use promote to put a newer preview live.');
+  const empty = spec.tables.map((table) => `DELETE FROM ${sqlName(table.name)};`);
+  await writeBatched(spaceId, [...empty, ...rows], { userId, guestName: null, kind: 'member', name: copyData ? 'app copyData' : 'app data start' });
+  return rows.length;
 }
 
 /**
