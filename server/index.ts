@@ -15,6 +15,7 @@ import { answerApi } from './api.ts';
 import { sendWebResponse } from './http.ts';
 import { answerApp } from './apps.ts';
 import { answerOps, OPS_PATHS } from './ops.ts';
+import { applyPagePolicy } from './page-policy.ts';
 import { answerDownload, answerSite } from './sites.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -76,6 +77,7 @@ export function createFrontServer(options: FrontServerOptions = {}): Server {
       if (options.pages && target.startsWith('/')) {
         // Pages see the client's address as the API does (lib/http/client.ts).
         request.headers[PEER_HEADER] = request.socket.remoteAddress ?? '';
+        applyPagePolicy(request, response);
         return options.pages(request, response);
       }
       return void sendWebResponse(request, response, errorResponse('not_found', `No page ${rawPath.slice(0, 200)}.`));

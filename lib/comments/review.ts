@@ -39,8 +39,9 @@ const REVIEW_SCRIPT = `(() => {
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The page's HTML for the review frame's srcdoc. */
-export function reviewDocument(html: string, baseUrl: string): string {
-  const head = `<base href="${escapeAttribute(baseUrl)}"><script>${REVIEW_SCRIPT}</script>`;
+export function reviewDocument(html: string, baseUrl: string, nonce: string | null = null): string {
+  // The frame's document inherits the app page's Content-Security-Policy: the script carries its nonce.
+  const head = `<base href="${escapeAttribute(baseUrl)}"><script${nonce ? ` nonce="${escapeAttribute(nonce)}"` : ''}>${REVIEW_SCRIPT}</script>`;
   // After <head> when there is one, else first; the script waits for events, so its place does not matter.
   const at = html.search(/<head[^>]*>/i);
   if (at === -1) return head + html;

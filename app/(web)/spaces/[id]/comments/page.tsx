@@ -12,6 +12,7 @@ import { ApiError } from '@/lib/http/errors.ts';
 import type { Space } from '@/lib/schemas/spaces.ts';
 import { pageCaller } from '@/lib/auth/session.ts';
 import { readFile } from '@/lib/spaces/publishing.ts';
+import { pageNonce } from '@/lib/web/nonce.ts';
 import { spacePage } from '@/lib/web/space-page.ts';
 
 export const metadata: Metadata = { title: 'Comments' };
@@ -110,7 +111,7 @@ async function FileWithComments({ space, path, review }: { space: Space; path: s
     return (
       <>
         {toggle}
-        <ReviewFrame {...common} srcDoc={reviewDocument(file.content, base)} />
+        <ReviewFrame {...common} srcDoc={reviewDocument(file.content, base, await pageNonce())} />
       </>
     );
   }
