@@ -1,7 +1,8 @@
 // Builds the atrium CLI into plain JavaScript (cli/dist), one bundle with its
 // dependencies inside, so that the package installs with nothing else and runs
-// from node_modules, where Node does not strip types. `--pack` then writes the
-// npm tarball (to .atrium/, or the folder after --pack) and prints its path.
+// from node_modules, where Node does not strip types. cli/package.json's
+// prepack runs it, so `npm pack` in cli/ makes a working package; `--pack`
+// writes that tarball (to .atrium/, or the folder after --pack) and prints its path.
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,9 +31,8 @@ export async function buildCli(): Promise<string> {
   return outdir;
 }
 
-/** Builds, then `npm pack`s cli/ into `destination`; the tarball's path. */
+/** `npm pack`s cli/ into `destination` (its prepack script builds dist/ first); the tarball's path. */
 export async function packCli(destination: string): Promise<string> {
-  await buildCli();
   await mkdir(destination, { recursive: true });
   const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: cliDir, encoding: 'utf8' });
   const [{ filename }] = JSON.parse(out) as { filename: string }[];
@@ -41,6 +41,7 @@ export async function packCli(destination: string): Promise<string> {
 
 if (import.meta.main) {
   const packAt = process.argv.indexOf('--pack');
-  if (packAt === -1) console.log(`Built ${path.relative(root, await buildCli())}/atrium.js`);
+  // On stderr: `npm pack --json` runs this as prepack, and its stdout must stay JSON.
+  if (packAt === -1) console.error(`Built ${path.relative(root, await buildCli())}/atrium.js`);
   else console.log(await packCli(path.resolve(process.argv[packAt + 1] ?? path.join(root, '.atrium'))));
 }

@@ -3,7 +3,8 @@ import { CopyButton } from '@/components/ui/copy-button.tsx';
 /** The first steps, for someone with nothing published yet: install the CLI, sign in, push. */
 export function FirstRun({ server }: { server: string }) {
   const steps: [string, string][] = [
-    ['Install the command-line tool', 'npm install -g atrium-cli'],
+    // From a checkout of this server: the package is built from it (README, "The command-line tool").
+    ['Install the command-line tool (from a checkout of Atrium, Node 22 or later)', 'npm run pack:cli && npm install -g .atrium/atrium-cli-0.1.0.tgz'],
     ['Sign in from your terminal', `atrium login --server ${server}`],
     ['Publish a folder', 'atrium push ./site -m "First version"'],
   ];
