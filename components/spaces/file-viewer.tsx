@@ -2,7 +2,7 @@ import Markdown, { defaultUrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { ButtonLink } from '@/components/ui/button.tsx';
 import { formatBytes } from '@/lib/web/format.ts';
-import { fileView, spaceAsset, spaceLink, type LinkContext } from '@/lib/web/file-view.ts';
+import { fileView, spaceAsset, spaceLink, typeLabel, type LinkContext } from '@/lib/web/file-view.ts';
 
 type Props = {
   path: string;
@@ -35,7 +35,7 @@ export function FileViewer(props: Props) {
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-2 text-sm dark:border-slate-700">
         <span className="min-w-0 font-mono [overflow-wrap:anywhere]">{props.path}</span>
         <span className="flex flex-wrap items-center gap-3 text-slate-500 dark:text-slate-400">
-          {props.contentType.split(';')[0]} · {formatBytes(props.size)}
+          {typeLabel(props.path, props.contentType, props.text)} · {formatBytes(props.size)}
           {props.historyUrl ? (
             <ButtonLink href={props.historyUrl} variant="secondary" size="sm">
               History

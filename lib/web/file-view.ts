@@ -17,6 +17,18 @@ function languageOf(path: string): string | null {
   return hljs.getLanguage(name) ? name : null;
 }
 
+/**
+ * What kind of file it is, for people: the language of a source file (a
+ * `.ts` file is TypeScript, not the video/mp2t its extension is registered
+ * as; a `.py` file Python, not application/octet-stream), else its media type.
+ */
+export function typeLabel(path: string, contentType: string, isText: boolean): string {
+  const language = isText && !MARKDOWN.test(path) ? languageOf(path) : null;
+  if (!language) return contentType.split(';')[0];
+  // highlight.js calls its HTML grammar "HTML, XML".
+  return /\.html?$/i.test(path) ? 'HTML' : (hljs.getLanguage(language)?.name ?? contentType.split(';')[0]);
+}
+
 export function fileView(path: string, contentType: string, isText: boolean, content: string): FileView {
   if (IMAGE.test(contentType)) return { kind: 'image' };
   if (!isText) return { kind: 'binary' };

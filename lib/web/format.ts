@@ -41,3 +41,8 @@ export function formatBytes(bytes: number): string {
   }
   return `${value.toLocaleString('en', { maximumFractionDigits: value < 10 ? 1 : 0 })} ${units[unit]}`;
 }
+
+/** "1 reply", "2 replies", "0 visitors": the count with its noun in the right number. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+}

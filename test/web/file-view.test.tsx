@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { FileViewer } from '@/components/spaces/file-viewer.tsx';
-import { fileView, listFolder } from '@/lib/web/file-view.ts';
+import { fileView, listFolder, typeLabel } from '@/lib/web/file-view.ts';
 
 const render = (path: string, content: string, contentType = 'text/plain') =>
   renderToStaticMarkup(
@@ -64,5 +64,17 @@ describe('relative links in rendered markdown', () => {
 
   it('serves relative images from the published site at that version', () => {
     expect(md('guide/intro.md', '![chart](img/chart 1.png)'.replace(' 1', '%201'))).toContain('src="http://localhost/s/sp_x/guide/img/chart%201.png?v=2"');
+  });
+});
+
+describe('the type shown with a file', () => {
+  it('names the language of source files whatever media type their extension is registered as, else the media type', () => {
+    expect(typeLabel('src/app.ts', 'video/mp2t', true)).toBe('TypeScript');
+    expect(typeLabel('tools/run.py', 'application/octet-stream', true)).toBe('Python');
+    expect(typeLabel('index.html', 'text/html; charset=utf-8', true)).toBe('HTML');
+    expect(typeLabel('README.md', 'text/markdown; charset=utf-8', true)).toBe('text/markdown');
+    // A real MPEG transport stream (an HLS segment) is not text: it keeps its media type.
+    expect(typeLabel('video/seg-1.ts', 'video/mp2t', false)).toBe('video/mp2t');
+    expect(typeLabel('photo.png', 'image/png', false)).toBe('image/png');
   });
 });

@@ -14,6 +14,7 @@ import { pageCaller } from '@/lib/auth/session.ts';
 import { readFile } from '@/lib/spaces/publishing.ts';
 import { pageNonce } from '@/lib/web/nonce.ts';
 import { spacePage } from '@/lib/web/space-page.ts';
+import { plural } from '@/lib/web/format.ts';
 
 export const metadata: Metadata = { title: 'Comments' };
 export const dynamic = 'force-dynamic';
@@ -72,7 +73,7 @@ async function AllThreads({ space }: { space: Space }) {
             <a href={`/spaces/${space.id}/comments?path=${encodeURIComponent(t.path)}#${t.id}`} className="font-mono text-brand">
               {t.path}
             </a>{' '}
-            · {t.author.kind === 'guest' ? `${t.author.name} (guest)` : t.author.handle ? `@${t.author.handle}` : t.author.name} · {t.resolvedAt ? 'resolved' : 'open'} · {t.replies.length} replies
+            · {t.author.kind === 'guest' ? `${t.author.name} (guest)` : t.author.handle ? `@${t.author.handle}` : t.author.name} · {t.resolvedAt ? 'resolved' : 'open'} · {plural(t.replies.length, 'reply', 'replies')}
             <p className="mt-1 text-slate-700">{t.author.id && blocked.includes(t.author.id) ? 'Comment from someone you blocked.' : t.body.slice(0, 200)}</p>
           </li>
         ))}

@@ -8,6 +8,7 @@ import type { SignedInCaller } from '@/lib/access/caller.ts';
 import type { Space } from '@/lib/schemas/spaces.ts';
 import { visitorStats } from '@/lib/spaces/visitors.ts';
 import { one, spaceHref, spacePage, type SearchParams } from '@/lib/web/space-page.ts';
+import { plural } from '@/lib/web/format.ts';
 
 export const metadata: Metadata = { title: 'Visitors' };
 export const dynamic = 'force-dynamic';
@@ -48,7 +49,7 @@ async function Visitors({ space, days, caller }: { space: Space; days: number; c
           </a>
         ))}
         <span className="text-slate-600">
-          {stats.views} views · {stats.visitors} visitors · {stats.signedIn} signed in
+          {plural(stats.views, 'view')} · {plural(stats.visitors, 'visitor')} · {stats.signedIn} signed in
         </span>
       </div>
       <Card title="Daily views and visitors">
