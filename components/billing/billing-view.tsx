@@ -27,11 +27,11 @@ function UsageBar({ label, used, limit, storage }: { label: string; used: number
     <div>
       <div className="flex justify-between text-sm">
         <span>{label}</span>
-        <span className={over ? 'font-medium text-red-700' : 'text-slate-600'}>
+        <span className={over ? 'font-medium text-red-700 dark:text-red-400' : 'text-slate-600 dark:text-slate-300'}>
           {storage ? formatBytes(used) : used} of {limit === null ? 'unlimited' : storage ? formatBytes(limit) : limit}
         </span>
       </div>
-      <div className="mt-1 h-2 rounded bg-slate-100" role="meter" aria-label={label} aria-valuenow={used} aria-valuemin={0} aria-valuemax={limit ?? undefined}>
+      <div className="mt-1 h-2 rounded bg-slate-100 dark:bg-slate-700" role="meter" aria-label={label} aria-valuenow={used} aria-valuemin={0} aria-valuemax={limit ?? undefined}>
         <div className={`h-2 rounded ${over ? 'bg-red-600' : 'bg-brand'}`} style={{ width: `${share * 100}%` }} />
       </div>
     </div>

@@ -79,13 +79,13 @@ export function ChatPanel({
         {messages.map((m) => {
           const mine = m.author?.id === me;
           return (
-            <li key={m.id} className="group rounded-md bg-slate-50 px-2 py-1" aria-label={`Message from ${m.author ? `@${m.author.handle}` : m.authorName}`}>
+            <li key={m.id} className="group rounded-md bg-slate-50 px-2 py-1 dark:bg-slate-800" aria-label={`Message from ${m.author ? `@${m.author.handle}` : m.authorName}`}>
               <div className="flex items-baseline justify-between gap-2">
                 <span className="font-medium">{m.author ? m.author.name || `@${m.author.handle}` : m.authorName}</span>
-                <time className="text-xs text-slate-500">{formatTime(m.createdAt)}</time>
+                <time className="text-xs text-slate-500 dark:text-slate-400">{formatTime(m.createdAt)}</time>
               </div>
               <p className="whitespace-pre-wrap break-words">{m.body}</p>
-              <div className="flex gap-2 text-xs text-slate-500">
+              <div className="flex gap-2 text-xs text-slate-500 dark:text-slate-400">
                 {mine || caps.manage ? (
                   <button type="button" className="hover:text-red-700" onClick={() => remove(m)}>
                     Delete
@@ -101,7 +101,7 @@ export function ChatPanel({
           );
         })}
       </ol>
-      {note ? <p role="status" className="mb-2 text-xs text-slate-600">{note}</p> : null}
+      {note ? <p role="status" className="mb-2 text-xs text-slate-600 dark:text-slate-300">{note}</p> : null}
       {sendError ? <ErrorNote>{sendError}</ErrorNote> : null}
       {caps.comment ? (
         <form onSubmit={submit} className="flex gap-2">
@@ -110,7 +110,7 @@ export function ChatPanel({
           </label>
           <input
             id="chat-input"
-            className="flex-1 rounded-md border border-slate-300 px-2 py-1"
+            className="flex-1 rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-600 dark:bg-slate-900"
             placeholder={connected ? 'Write a message' : 'Reconnecting…'}
             value={draft}
             maxLength={MAX_CHARS}

@@ -102,21 +102,21 @@ export function PagesSidebar({
       <div className="mb-2 flex items-center justify-between">
         <h2 className="font-semibold">Pages</h2>
         {editable ? (
-          <button type="button" onClick={add} className="rounded px-2 py-0.5 text-brand hover:bg-brand-soft">
+          <button type="button" onClick={add} className="rounded px-2 py-0.5 text-brand hover:bg-brand-soft dark:text-indigo-300 dark:hover:bg-indigo-950">
             + Add page
           </button>
         ) : null}
       </div>
       <ol className="space-y-1">
         {pages.map((page, i) => (
-          <li key={page.id} className={`group rounded-md px-2 py-1 ${page.id === current ? 'bg-brand-soft' : 'hover:bg-slate-50'}`}>
+          <li key={page.id} className={`group rounded-md px-2 py-1 ${page.id === current ? 'bg-brand-soft dark:bg-indigo-950' : 'hover:bg-slate-50 dark:hover:bg-slate-800'}`}>
             {renaming === page.id ? (
               <input
                 aria-label="Page title"
                 defaultValue={page.title}
                 autoFocus
                 maxLength={100}
-                className="w-full rounded border border-slate-300 px-1"
+                className="w-full rounded border border-slate-300 bg-white px-1 dark:border-slate-600 dark:bg-slate-900"
                 onBlur={(e) => rename(page.id, e.currentTarget.value)}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter') rename(page.id, e.currentTarget.value);
