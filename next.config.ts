@@ -9,6 +9,10 @@ const nextConfig: NextConfig = {
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];
   },
+  // Some clients ask for /favicon.ico whatever the page links: send them to the icon there is.
+  async redirects() {
+    return [{ source: '/favicon.ico', destination: '/icon.svg', permanent: true }];
+  },
 };
 
 export default nextConfig;

@@ -59,3 +59,9 @@ test('the web app runs under a strict Content-Security-Policy: a fresh nonce per
   await expect(page.getByText('Atrium API').first()).toBeVisible({ timeout: 30_000 });
   expect(refused).toEqual([]);
 });
+
+test('/favicon.ico leads to the icon, for clients that ask for it whatever the page links', async ({ request }) => {
+  const icon = await request.get('/favicon.ico');
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()['content-type']).toContain('image/svg+xml');
+});
