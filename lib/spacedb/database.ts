@@ -67,7 +67,7 @@ export const ANONYMOUS_TIMEOUT_MS = 5000;
  * callers together (per query process). Waiting jobs hold no database
  * connection, so these bound memory and waiting time, not the pool.
  */
-export const MAX_JOBS = { person: 16, anonymousAddress: 2, space: 16, anonymousPerProcess: 4 } as const;
+export const MAX_JOBS = { person: 64, anonymousAddress: 2, space: 64, anonymousPerProcess: 4 } as const;
 
 /** Who a job is for (pool.ts's fairness) and how long it may run. */
 function ownerOf(caller: Caller): Owner {
