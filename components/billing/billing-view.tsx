@@ -45,7 +45,7 @@ export function BillingView({ slug, state, plans }: { slug: string; state: Billi
   return (
     <>
       <Card title={`${NAMES[state.plan]} plan`} actions={canChange ? <PortalButton slug={slug} /> : null}>
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-slate-600 dark:text-slate-400">
           {state.billingConfigured
             ? `Status: ${state.status.replace('_', ' ')}${state.renewsAt ? ` · renews ${formatDate(state.renewsAt)}` : ''}`
             : `Billing is not set up on this server: plans are set by its operator.${state.canManage ? ' Ask them to change this workspace’s plan.' : ''}`}
