@@ -3,7 +3,7 @@
 // to their creator), role changes, removal and leaving. Every change tells the
 // realtime nodes to re-check the room's sockets at once.
 import type { SignedInCaller } from '../access/caller.ts';
-import { KIND_NOUN, roomAccess, roomNotFound, WORKSPACE_TO_ROOM, higherRole } from '../access/rooms.ts';
+import { KIND_NOUN, roomAccess, roomNotFound, roomRoleCan, WORKSPACE_TO_ROOM, higherRole } from '../access/rooms.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import type { RoomKind, RoomRole } from '../db/generated/client.ts';
@@ -46,7 +46,7 @@ export async function listPeople({ actor }: SignedInCaller, kind: RoomKind, id: 
     byUser.set(m.user.id, { user: m.user, role: higherRole(floor, m.role)!, via: 'room' });
   }
   const invites =
-    role === 'owner'
+    roomRoleCan(role, 'manage')
       ? await db.roomInvite.findMany({
           where: { roomId: id, usedAt: null, expiresAt: { gt: new Date() } },
           select: { id: true, email: true, role: true, createdAt: true, expiresAt: true, createdBy: { select: userSelect } },
