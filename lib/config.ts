@@ -59,7 +59,10 @@ const schema = z.object({
     .default('104857600')
     .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number.isSafeInteger(Number(v)), 'must be a whole number of bytes, at least 1')
     .transform(Number),
-  CONTENT_BASE_URL: url.optional(),
+  CONTENT_BASE_URL: url
+    .refine((value) => new URL(value).pathname === '/', 'must be a bare origin, with no path: each site gets a host of its own under it')
+    .refine((value) => !/^[\d.]+$|^\[/.test(new URL(value).hostname), 'must be a domain name, not an address: sites are served on its sub-domains')
+    .optional(),
   BLOB_READ_WRITE_TOKEN: z
     .string()
     .regex(/^vercel_blob_rw_[A-Za-z0-9]+_\w+$/, 'must be a Vercel Blob read-write token (vercel_blob_rw_<store>_<secret>)')
@@ -144,6 +147,19 @@ function parsePlanTable(value: string): PlanTableOverrides | string {
   return parsed.data;
 }
 
+/** The scheme, domain and port of the content domain; `port` is "" for the scheme's default. */
+export type ContentDomain = { protocol: 'http:' | 'https:'; hostname: string; port: string };
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function contentDomainOf(contentBaseUrl: string | undefined, publicUrl: string): ContentDomain | null {
+  const base = contentBaseUrl ? new URL(contentBaseUrl) : new URL(publicUrl);
+  // Browsers resolve every *.localhost name to loopback themselves: a local install needs no setup.
+  if (!contentBaseUrl && !LOOPBACK.has(base.hostname)) return null;
+  const hostname = contentBaseUrl ? base.hostname : 'localhost';
+  return { protocol: base.protocol as ContentDomain['protocol'], hostname, port: base.port };
+}
+
 type OAuthClient = { clientId: string; clientSecret: string };
 
 export type Config = {
@@ -164,10 +180,13 @@ export type Config = {
   github: OAuthClient | null;
   google: OAuthClient | null;
   maxUploadBytes: number;
-  /** Where published spaces are served; PUBLIC_URL unless CONTENT_BASE_URL is set. */
-  contentBaseUrl: string;
-  /** True when published content has an origin of its own, apart from the app's. */
-  separateContentOrigin: boolean;
+  /**
+   * Where each published site and live app gets a host of its own
+   * (`<label>.<hostname>`): CONTENT_BASE_URL, else `localhost` when the app
+   * itself runs on a loopback address. Null: they are served sandboxed on the
+   * app's own origin (lib/spaces/hosts.ts).
+   */
+  contentDomain: ContentDomain | null;
   blobToken: string | undefined;
   /** How long an unreferenced blob or a temporary file is kept after its last use. */
   storageGraceMs: number;
@@ -254,7 +273,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const google = oauth('GOOGLE', e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET);
   if (issues.length) throw new ConfigError(`Invalid configuration:\n${issues.join('\n')}`);
   const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
-  const contentBaseUrl = e.CONTENT_BASE_URL ?? publicUrl;
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
@@ -272,8 +290,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     github,
     google,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
-    contentBaseUrl,
-    separateContentOrigin: new URL(contentBaseUrl).origin !== new URL(publicUrl).origin,
+    contentDomain: contentDomainOf(e.CONTENT_BASE_URL, publicUrl),
     blobToken: e.BLOB_READ_WRITE_TOKEN,
     storageGraceMs: e.STORAGE_GRACE_SECONDS * 1000,
     storageSweepMs: e.STORAGE_SWEEP_SECONDS * 1000,

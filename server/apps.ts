@@ -1,8 +1,9 @@
-// Live apps (/a/<slug>/…): lib/apps/serving.ts decides, this file speaks
+// Live apps (on their own hosts, or /a/<slug>/… on the app's origin):
+// lib/apps/serving.ts decides, this file speaks
 // HTTP: the app's cookie, the join-code form's POST, the data API's JSON, and
 // the join-code and paused pages.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { APP_COOKIE_SECONDS, serveApp, type AppAnswer } from '../lib/apps/serving.ts';
+import { APP_COOKIE_SECONDS, serveApp, type AppAnswer, type AppVisit } from '../lib/apps/serving.ts';
 import { config } from '../lib/config.ts';
 import { cookieValue, sessionActor } from '../lib/http/authenticate.ts';
 import { limitBody } from '../lib/http/body.ts';
@@ -10,6 +11,7 @@ import { clientOf } from '../lib/http/client.ts';
 import { ApiError, errorResponse } from '../lib/http/errors.ts';
 import { fileResponse } from '../lib/http/files.ts';
 import type { RequestContext } from '../lib/http/request-context.ts';
+import { contentHostOf, contentIsSecure } from '../lib/spaces/hosts.ts';
 import { requestUrl, sendWebResponse, toWebRequest } from './http.ts';
 import { joinCodePage, notFoundPage, pausedPage } from './pages.ts';
 
@@ -17,14 +19,23 @@ import { joinCodePage, notFoundPage, pausedPage } from './pages.ts';
 const APP_BODY_LIMIT = 64 * 1024;
 const SLUG = /^[a-z0-9-]{1,60}$/;
 
-export const appCookie = (slug: string) => `atrium_app_${slug}`;
-
-function cookieHeader(slug: string, value: string): string {
-  const secure = new URL(config.contentBaseUrl).protocol === 'https:' ? '; Secure' : '';
-  return `${appCookie(slug)}=${value}; Path=/a/${slug}/; HttpOnly; SameSite=Lax${secure}; Max-Age=${APP_COOKIE_SECONDS}`;
+/** The app's cookie: its host's alone on its own host (`__Host-`, partitioned, as a site's), else scoped to /a/<slug>/. */
+export function appCookie(where: AppVisit['where'], slug: string): string {
+  if (where === 'app-origin') return `atrium_app_${slug}`;
+  return contentIsSecure() ? '__Host-atrium_app' : 'atrium_app';
 }
 
-async function render(request: Request, slug: string, answer: AppAnswer): Promise<Response> {
+function cookieHeader(where: AppVisit['where'], slug: string, value: string): string {
+  const lifetime = `Max-Age=${APP_COOKIE_SECONDS}`;
+  if (where === 'own-host') {
+    const scope = contentIsSecure() ? 'Secure; SameSite=None; Partitioned' : 'SameSite=Lax';
+    return `${appCookie(where, slug)}=${value}; Path=/; HttpOnly; ${scope}; ${lifetime}`;
+  }
+  const secure = new URL(config.publicUrl).protocol === 'https:' ? '; Secure' : '';
+  return `${appCookie(where, slug)}=${value}; Path=/a/${slug}/; HttpOnly; SameSite=Lax${secure}; ${lifetime}`;
+}
+
+async function render(request: Request, where: AppVisit['where'], slug: string, answer: AppAnswer): Promise<Response> {
   let response: Response;
   if (answer.kind === 'file') response = await fileResponse(request, answer.file);
   else if (answer.kind === 'redirect') response = new Response(null, { status: answer.status, headers: { location: answer.location, 'cache-control': 'no-store' } });
@@ -32,7 +43,7 @@ async function render(request: Request, slug: string, answer: AppAnswer): Promis
   else if (answer.kind === 'paused') response = pausedPage(answer.name, config.publicUrl);
   else if (answer.kind === 'json') response = Response.json(answer.body, { status: answer.status, headers: { 'cache-control': 'no-store' } });
   else response = notFoundPage(answer.message, answer.signInUrl, config.publicUrl);
-  if (answer.grant) response.headers.append('set-cookie', cookieHeader(slug, answer.grant));
+  if (answer.grant) response.headers.append('set-cookie', cookieHeader(where, slug, answer.grant));
   return response;
 }
 
@@ -47,7 +58,11 @@ export async function appResponse(request: Request): Promise<Response> {
 
 async function answer(request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const slug = url.pathname.split('/')[2] ?? '';
+  const host = contentHostOf(url.host);
+  const [, , pathSlug = '', ...rest] = url.pathname.split('/');
+  const where: AppVisit['where'] = host ? 'own-host' : 'app-origin';
+  const slug = host ? (host.kind === 'app' ? host.slug : '') : pathSlug;
+  const inner = host ? url.pathname.slice(1) : rest.join('/');
   if (!SLUG.test(slug)) return notFoundPage('There is nothing here.', null, config.publicUrl);
   const method = request.method;
   if (!['GET', 'HEAD', 'POST'].includes(method)) {
@@ -66,10 +81,20 @@ async function answer(request: Request): Promise<Response> {
     }
   }
   const decided = await serveApp(
-    { url, method: method === 'HEAD' ? 'GET' : method, sessionActor: await sessionActor(request), cookie: cookieValue(request, appCookie(slug)), client: clientOf(request), code, json },
+    {
+      url,
+      where,
+      inner,
+      method: method === 'HEAD' ? 'GET' : method,
+      sessionActor: where === 'app-origin' ? await sessionActor(request) : null,
+      cookie: cookieValue(request, appCookie(where, slug)),
+      client: clientOf(request),
+      code,
+      json,
+    },
     slug,
   );
-  return render(request, slug, decided);
+  return render(request, where, slug, decided);
 }
 
 export async function answerApp(request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string) {

@@ -1,7 +1,9 @@
-// Atrium's one HTTP server. It answers the API (/v1, by calling the route
-// modules), published sites (/s/…) and download links (/dl/…) itself, and
-// hands everything else, the web app's pages, to Next. One log line per
-// request, whoever answered it.
+// Atrium's one HTTP server. A request for a host under the content domain is
+// a published site's or a live app's (lib/spaces/hosts.ts), whatever its
+// path. On the app's own host it answers the API (/v1, by calling the route
+// modules), sites and apps without hosts of their own (/s/…, /a/…) and
+// download links (/dl/…) itself, and hands everything else, the web app's
+// pages, to Next. One log line per request, whoever answered it.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -15,7 +17,9 @@ import { answerApi } from './api.ts';
 import { sendWebResponse } from './http.ts';
 import { answerApp } from './apps.ts';
 import { answerOps, OPS_PATHS } from './ops.ts';
+import { contentHostOf, type ContentHost } from '../lib/spaces/hosts.ts';
 import { applyPagePolicy } from './page-policy.ts';
+import { notFoundPage } from './pages.ts';
 import { answerDownload, answerSite } from './sites.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -45,6 +49,18 @@ function answererOf(rawPath: string): Answer | null {
   return null;
 }
 
+const answerNothing: Answer = async (request, response, context) => {
+  context.route = 'content-host';
+  await sendWebResponse(request, response, notFoundPage('There is no site at this address.', null, config.publicUrl));
+};
+
+/** A content host's requests: every path belongs to its site or app; the API and the pages are never here. */
+function contentAnswerer(host: ContentHost): Answer {
+  if (host.kind === 'space') return answerSite;
+  if (host.kind === 'app') return answerApp;
+  return answerNothing;
+}
+
 /** Counts the answered request in /metrics and logs its line. */
 function finished(request: IncomingMessage, response: ServerResponse, context: RequestContext, started: number) {
   const ms = performance.now() - started;
@@ -72,9 +88,10 @@ export function createFrontServer(options: FrontServerOptions = {}): Server {
 
     const target = request.url ?? '/';
     const rawPath = target.split('?')[0];
-    const answer = target.startsWith('/') ? answererOf(rawPath) : null;
+    const content = contentHostOf(request.headers.host);
+    const answer = !target.startsWith('/') ? null : content ? contentAnswerer(content) : answererOf(rawPath);
     if (!answer) {
-      if (options.pages && target.startsWith('/')) {
+      if (options.pages && target.startsWith('/') && !content) {
         // Pages see the client's address as the API does (lib/http/client.ts).
         request.headers[PEER_HEADER] = request.socket.remoteAddress ?? '';
         applyPagePolicy(request, response);
@@ -98,7 +115,8 @@ export function createFrontServer(options: FrontServerOptions = {}): Server {
     socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (options.upgrades?.(request, socket, head)) return;
+    // Room sockets belong to the app's host, never to a site's.
+    if (!contentHostOf(request.headers.host) && options.upgrades?.(request, socket, head)) return;
     // Other listeners (Next's dev server, for its hot reload) may take it.
     if (server.listenerCount('upgrade') > 1) return;
     socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');

@@ -1,6 +1,6 @@
 // The few pages the server renders itself, for visitors of published sites:
 // a protected space's password form and "not found". They stand on the
-// content origin, where the app's stylesheet is not, so they carry their own
+// sites' hosts, where the app's stylesheet is not, so they carry their own
 // small copy of the app's look, and a CSP that lets nothing else in.
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
 
@@ -38,12 +38,14 @@ export function notFoundPage(message: string, signInUrl: string | null, appUrl: 
   return page(404, 'Not found', `<p>${escapeHtml(message)}</p>${signIn}<p><a href="${escapeHtml(appUrl)}/">Go to Atrium</a></p>`, appUrl);
 }
 
-export function passwordPage(status: number, error: string | null, appUrl: string): Response {
+/** `memberUrl`: where people who may view the space without its password (its members) sign in instead. */
+export function passwordPage(status: number, error: string | null, memberUrl: string | null, appUrl: string): Response {
   const note = error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : '';
+  const members = memberUrl ? `<p>Member of this space? <a href="${escapeHtml(memberUrl)}">Open it with your Atrium account</a>.</p>` : '';
   return page(
     status,
     'This space is protected',
-    `<p>Enter its password to open it.</p>${note}<form method="post"><label for="password">Password</label><input id="password" type="password" name="password" autocomplete="current-password" autofocus required><button>Open</button></form>`,
+    `<p>Enter its password to open it.</p>${note}<form method="post"><label for="password">Password</label><input id="password" type="password" name="password" autocomplete="current-password" autofocus required><button>Open</button></form>${members}`,
     appUrl,
   );
 }

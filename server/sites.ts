@@ -1,7 +1,8 @@
-// Published sites (/s/<id>/…) and download links (/dl/<ticket>), answered by
-// the same code in development, production and tests. The domain
-// (lib/spaces/serving.ts, downloads.ts) decides; this file speaks HTTP: it
-// reads the cookies, sets the space's cookie, and renders the pages.
+// Published sites (on their own hosts, or /s/<id>/… on the app's origin) and
+// download links (/dl/<ticket>), answered by the same code in development,
+// production and tests. The domain (lib/spaces/serving.ts, downloads.ts)
+// decides; this file speaks HTTP: it reads the cookies, sets the site's
+// cookie, and renders the pages.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../lib/config.ts';
 import { cookieValue, sessionActor } from '../lib/http/authenticate.ts';
@@ -11,23 +12,36 @@ import { ApiError, errorResponse } from '../lib/http/errors.ts';
 import { fileResponse } from '../lib/http/files.ts';
 import type { RequestContext } from '../lib/http/request-context.ts';
 import { downloadByTicket } from '../lib/spaces/downloads.ts';
-import { serveSite, SITE_TOKEN_LIFETIME, unlockSite, type SiteAnswer } from '../lib/spaces/serving.ts';
+import { contentHostOf, contentIsSecure } from '../lib/spaces/hosts.ts';
+import { serveSite, SITE_TOKEN_LIFETIME, unlockSite, type SiteAnswer, type SiteVisit } from '../lib/spaces/serving.ts';
 import { requestUrl, sendWebResponse, toWebRequest } from './http.ts';
 import { notFoundPage, passwordPage } from './pages.ts';
 
 /** The password form posts a few dozen bytes; anything far larger is refused unread. */
 const SITE_FORM_LIMIT = 16 * 1024;
 
-/** The cookie that lets a visitor into a protected or members-only space. */
-export const spaceCookie = (spaceId: string) => `atrium_space_${spaceId}`;
+/**
+ * The cookie that lets a visitor into a protected or members-only space. On
+ * the site's own host it is the host's alone (`__Host-`: no sibling site can
+ * set or overwrite it) and partitioned, so that the app's preview frames get
+ * one of their own. On the app's origin (no content domain) it is scoped to
+ * the space's path, and SameSite=None where allowed, for the sandboxed page's
+ * own requests.
+ */
+export function spaceCookie(where: SiteVisit['where'], spaceId: string): string {
+  if (where === 'app-origin') return `atrium_space_${spaceId}`;
+  return contentIsSecure() ? '__Host-atrium_space' : 'atrium_space';
+}
 
-// Sandboxed pages' own requests (images, scripts) carry the space's cookie
-// only as SameSite=None, which browsers allow over https and on localhost.
-function cookieHeader(spaceId: string, token: string): string {
-  const content = new URL(config.contentBaseUrl);
-  const secure = content.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(content.hostname);
-  const sameSite = secure ? 'SameSite=None; Secure' : 'SameSite=Lax';
-  return `${spaceCookie(spaceId)}=${token}; Path=/s/${spaceId}/; HttpOnly; ${sameSite}; Max-Age=${SITE_TOKEN_LIFETIME / 1000}`;
+function cookieHeader(where: SiteVisit['where'], spaceId: string, token: string): string {
+  const lifetime = `Max-Age=${SITE_TOKEN_LIFETIME / 1000}`;
+  if (where === 'own-host') {
+    const scope = contentIsSecure() ? 'Secure; SameSite=None; Partitioned' : 'SameSite=Lax';
+    return `${spaceCookie(where, spaceId)}=${token}; Path=/; HttpOnly; ${scope}; ${lifetime}`;
+  }
+  const app = new URL(config.publicUrl);
+  const secure = app.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(app.hostname);
+  return `${spaceCookie(where, spaceId)}=${token}; Path=/s/${spaceId}/; HttpOnly; ${secure ? 'SameSite=None; Secure' : 'SameSite=Lax'}; ${lifetime}`;
 }
 
 function decodedSegment(segment: string): string | null {
@@ -38,40 +52,55 @@ function decodedSegment(segment: string): string | null {
   }
 }
 
-async function render(request: Request, spaceId: string, answer: SiteAnswer): Promise<Response> {
+async function render(request: Request, where: SiteVisit['where'], spaceId: string, answer: SiteAnswer): Promise<Response> {
   let response: Response;
   if (answer.kind === 'file') response = await fileResponse(request, answer.file);
   else if (answer.kind === 'redirect') response = new Response(null, { status: answer.status, headers: { location: answer.location, 'cache-control': 'no-store' } });
-  else if (answer.kind === 'password') response = passwordPage(answer.status, answer.error, config.publicUrl);
+  else if (answer.kind === 'password') response = passwordPage(answer.status, answer.error, answer.memberUrl, config.publicUrl);
   else response = notFoundPage(answer.message, answer.signInUrl, config.publicUrl);
-  if (answer.grant) response.headers.append('set-cookie', cookieHeader(spaceId, answer.grant));
+  if (answer.grant) response.headers.append('set-cookie', cookieHeader(where, spaceId, answer.grant));
   return response;
 }
 
-/** A published site's answer to a request under /s/<id>/. */
+/** Which site a request is for, and where: its own host, or /s/<id>/ on the app's origin. */
+function siteOf(url: URL): { id: string; where: SiteVisit['where']; inner: string } | null {
+  const host = contentHostOf(url.host);
+  if (host) return host.kind === 'space' ? { id: host.id, where: 'own-host', inner: url.pathname.slice(1) } : null;
+  const [, prefix, segment = '', ...rest] = url.pathname.split('/');
+  const id = prefix === 's' ? decodedSegment(segment) : null;
+  return id ? { id, where: 'app-origin', inner: rest.join('/') } : null;
+}
+
+/** A published site's answer to a request on its own host or under /s/<id>/. */
 export async function siteResponse(request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const id = decodedSegment(url.pathname.split('/')[2] ?? '');
-  if (!id) return notFoundPage('There is nothing here.', null, config.publicUrl);
-  if (request.method === 'POST') {
+  const site = siteOf(url);
+  if (!site) return notFoundPage('There is nothing here.', null, config.publicUrl);
+  const { id, where, inner } = site;
+  // With hosts of their own, a site's password is only ever entered on its host.
+  if (request.method === 'POST' && (where === 'own-host' || config.contentDomain === null)) {
     const form = await limitBody(request, SITE_FORM_LIMIT)
       .formData()
       .catch(() => null);
     const password = form?.get('password');
-    return render(request, id, await unlockSite(callerOf(request, null), url, id, typeof password === 'string' ? password : null));
+    return render(request, where, id, await unlockSite(callerOf(request, null), url, id, typeof password === 'string' ? password : null));
   }
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
+  if (!['GET', 'HEAD', 'POST'].includes(request.method)) {
     return new Response('Only GET, HEAD and the password form\'s POST are answered here.', { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-type': 'text/plain; charset=utf-8' } });
   }
-  const visit = {
+  const visit: SiteVisit = {
     url,
-    method: request.method,
-    sessionActor: await sessionActor(request),
-    siteToken: cookieValue(request, spaceCookie(id)),
+    where,
+    inner,
+    method: request.method === 'HEAD' ? 'HEAD' : 'GET',
+    sessionActor: where === 'app-origin' ? await sessionActor(request) : null,
+    siteToken: cookieValue(request, spaceCookie(where, id)),
     client: clientOf(request),
     referrer: request.headers.get('referer'),
-  } as const;
-  return render(request, id, await serveSite(visit, id));
+    fetchSite: request.headers.get('sec-fetch-site'),
+    fetchMode: request.headers.get('sec-fetch-mode'),
+  };
+  return render(request, where, id, await serveSite(visit, id));
 }
 
 /** A /dl/<ticket> link: no sign-in, one file, 5 minutes. Errors are the API's envelope. */
@@ -103,7 +132,8 @@ export async function answerDownload(request: IncomingMessage, response: ServerR
 
 export async function answerSite(request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string, rawPath: string) {
   context.route = '/s/{id}';
-  const valid = decodedSegment(rawPath.split('/')[2] ?? '') !== null;
+  const onAppOrigin = contentHostOf(request.headers.host) === null;
+  const valid = !onAppOrigin || decodedSegment(rawPath.split('/')[2] ?? '') !== null;
   const answer = valid ? await siteResponse(toWebRequest(request, requestUrl(request, target))) : notFoundPage('There is nothing here.', null, config.publicUrl);
   await sendWebResponse(request, response, answer);
 }

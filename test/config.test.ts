@@ -35,6 +35,15 @@ describe('configuration', () => {
     expect(config.publicUrl).toBe('https://atrium.example.com');
   });
 
+  it('gives sites hosts of their own: under localhost on a loopback install, under CONTENT_BASE_URL, or none (sandboxed on the app)', () => {
+    expect(loadConfig({}).contentDomain).toEqual({ protocol: 'http:', hostname: 'localhost', port: '3000' });
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080' }).contentDomain).toEqual({ protocol: 'http:', hostname: 'localhost', port: '8080' });
+    expect(loadConfig({ PUBLIC_URL: 'https://atrium.example.com' }).contentDomain).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'https://atrium.example.com', CONTENT_BASE_URL: 'https://atrium-sites.example/' }).contentDomain).toEqual({ protocol: 'https:', hostname: 'atrium-sites.example', port: '' });
+    expect(() => loadConfig({ CONTENT_BASE_URL: 'https://sites.example/under/a/path' })).toThrow('CONTENT_BASE_URL="https://sites.example/under/a/path": must be a bare origin');
+    expect(() => loadConfig({ CONTENT_BASE_URL: 'http://10.0.0.5:3000' })).toThrow('CONTENT_BASE_URL="http://10.0.0.5:3000": must be a domain name, not an address');
+  });
+
   it('stops npm start before anything else with that message and exit code 1', () => {
     const result = spawnSync(process.execPath, ['scripts/start.ts'], { env: { ...process.env, PORT: 'abc' }, encoding: 'utf8' });
     expect(result.status).toBe(1);

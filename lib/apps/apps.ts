@@ -24,7 +24,7 @@ import { newId } from '../ids.ts';
 import { pageMarkdown, pagesOf, UNREADABLE_PAGE } from '../rooms/document.ts';
 import { currentRoomState } from '../rooms/document-store.ts';
 import type { App, AppBuild, AppDeploy, AppEndUser } from '../schemas/apps.ts';
-import { siteUrl } from '../spaces/spaces.ts';
+import { liveAppUrl, siteUrl } from '../spaces/hosts.ts';
 import * as Y from 'yjs';
 import { aiSpec } from './ai.ts';
 import { prepareLiveData, specOf, startLiveData, writePreviewData } from './data.ts';
@@ -56,10 +56,6 @@ export function appNotFound(id: string): ApiError {
   return new ApiError('not_found', `No app "${id.slice(0, 100)}" (or you cannot see it).`);
 }
 
-export function liveUrlOf(slug: string): string {
-  return `${config.contentBaseUrl}/a/${slug}/`;
-}
-
 export function toApp(row: AppRow, canManage: boolean): App {
   return {
     id: row.id,
@@ -73,7 +69,7 @@ export function toApp(row: AppRow, canManage: boolean): App {
     previewUrl: `${siteUrl(row.spaceId)}${row.previewVersion ? `?v=${row.previewVersion}` : ''}`,
     liveVersion: row.liveVersion,
     liveDataSpaceId: row.liveSpaceId,
-    liveUrl: row.liveVersion !== null ? liveUrlOf(row.slug) : null,
+    liveUrl: row.liveVersion !== null ? liveAppUrl(row.slug) : null,
     access: row.access,
     joinCode: canManage && row.access === 'code' ? row.joinCode : null,
     build: row.appBuild as AppBuild,

@@ -1,12 +1,13 @@
-// Live apps, served at <CONTENT_BASE_URL>/a/<slug>/… (server/apps.ts speaks
-// HTTP; this module decides).
+// Live apps, served on their own host (app-<slug>.<content domain>,
+// lib/spaces/hosts.ts) or, without a content domain, at /a/<slug>/… on the
+// app's origin (server/apps.ts speaks HTTP; this module decides).
 //
 // - The live version's files; a folder serves its index.html.
 // - Access: `public` lets anyone in; `code` shows a join-code form, and the
 //   right code sets the app's cookie; `private` lets in people who can view
-//   the app's room, by their session on the app's origin (with a separate
-//   content origin, the app's origin hands them over with a one-minute
-//   single-use link). A paused app shows a paused page to everyone.
+//   the app's room: on its own host the app's origin hands them over with a
+//   one-minute single-use link; without a content domain their session
+//   counts. A paused app shows a paused page to everyone.
 // - The app's cookie is a signed value naming the app, its end user, whether
 //   they are its administrator, and the app's access epoch: changing access
 //   or renewing the join code bumps the epoch, so everyone passes again.
@@ -31,7 +32,8 @@ import { contentTypeOf } from '../spaces/content.ts';
 import { findEntry } from '../spaces/manifest.ts';
 import { normalizePath } from '../spaces/paths.ts';
 import { versionRefs } from '../spaces/publishing.ts';
-import { appWith, liveUrlOf } from './apps.ts';
+import { liveAppUrl } from '../spaces/hosts.ts';
+import { appWith } from './apps.ts';
 import { addRow, countRows, listRows, MAX_ROWS_PER_TABLE, specOf } from './data.ts';
 
 export const OWNER_LINK_SECONDS = 10 * 60;
@@ -41,7 +43,7 @@ export const ENTRY_PARAM = 'atrium-entry';
 
 /** The app's pages: our own script and styles, nothing from elsewhere. */
 export function appCsp(): string {
-  const frame = config.separateContentOrigin ? `'self' ${new URL(config.publicUrl).origin}` : "'self'";
+  const frame = [...new Set(["'self'", new URL(config.publicUrl).origin])].join(' ');
   return `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors ${frame}`;
 }
 
@@ -74,7 +76,7 @@ async function unseal<T>(token: string | null): Promise<T | null> {
 async function entryLink(appId: string, slug: string, userId: string, admin: boolean, seconds: number): Promise<{ url: string; expiresAt: number }> {
   const expiresAt = Date.now() + seconds * 1000;
   const token = await seal({ a: appId, u: userId, adm: admin, x: expiresAt, j: randomBytes(12).toString('base64url') } satisfies EntryValue);
-  return { url: `${liveUrlOf(slug)}?${ENTRY_PARAM}=${token}`, expiresAt };
+  return { url: `${liveAppUrl(slug)}?${ENTRY_PARAM}=${token}`, expiresAt };
 }
 
 /** POST /v1/apps/{id}/owner-link: edit on the room, and a live app. */
@@ -88,6 +90,10 @@ export async function ownerLink({ actor }: SignedInCaller, id: string): Promise<
 
 export type AppVisit = {
   url: URL;
+  /** On the app's own host, or at /a/<slug>/ on the app's origin. */
+  where: 'own-host' | 'app-origin';
+  /** The path inside the app as asked (still percent-encoded), without its leading slash. */
+  inner: string;
   method: string;
   sessionActor: Actor | null;
   cookie: string | null;
@@ -153,13 +159,6 @@ function signInUrl(url: URL): string {
   return `${config.publicUrl}/signin?next=${encodeURIComponent(`${url.pathname}${url.search}`)}`;
 }
 
-const isAppOrigin = (url: URL) => config.separateContentOrigin && url.origin === new URL(config.publicUrl).origin;
-
-/** The path inside the app: "" for its root. */
-function innerPath(url: URL, slug: string): string {
-  return url.pathname.slice(`/a/${slug}/`.length);
-}
-
 export async function serveApp(visit: AppVisit, slug: string): Promise<AppAnswer> {
   const { url } = visit;
   const app = (await db.app.findUnique({
@@ -168,15 +167,15 @@ export async function serveApp(visit: AppVisit, slug: string): Promise<AppAnswer
   })) as LiveApp | null;
   if (!app || app.liveVersion === null) return notFound();
 
-  // With a separate content origin, the app's origin only hands signed-in people over.
-  if (isAppOrigin(url)) {
+  // With hosts of their own, the app's origin only hands signed-in people over.
+  if (visit.where === 'app-origin' && config.contentDomain) {
     const actor = visit.sessionActor;
     if (!actor) return { kind: 'redirect', location: signInUrl(url), status: 303 };
     if (!(await canViewRoom(app, actor.user.id))) return notFound();
     const { url: entry } = await entryLink(app.id, app.slug, actor.user.id, false, HANDOFF_SECONDS);
     return { kind: 'redirect', location: entry, status: 303 };
   }
-  if (url.pathname === `/a/${slug}`) return { kind: 'redirect', location: `${url.origin}/a/${slug}/${url.search}`, status: 308 };
+  if (visit.where === 'app-origin' && url.pathname === `/a/${slug}`) return { kind: 'redirect', location: `${url.origin}/a/${slug}/${url.search}`, status: 308 };
 
   // An owner link or a hand-off: single use, then the cookie.
   const entryToken = url.searchParams.get(ENTRY_PARAM);
@@ -193,9 +192,9 @@ export async function serveApp(visit: AppVisit, slug: string): Promise<AppAnswer
     return answer;
   }
 
-  if (app.status === 'paused') return innerPath(url, slug).startsWith('_api/') ? apiError(503, 'unavailable', 'This app is paused.') : { kind: 'paused', name: app.name };
+  if (app.status === 'paused') return visit.inner.startsWith('_api/') ? apiError(503, 'unavailable', 'This app is paused.') : { kind: 'paused', name: app.name };
 
-  const path = innerPath(url, slug);
+  const path = visit.inner;
   const isApi = path.startsWith('_api/');
   let cookie = await unseal<CookieValue>(visit.cookie);
   if (cookie && (cookie.a !== app.id || cookie.e !== app.accessEpoch || cookie.x <= Date.now())) cookie = null;
@@ -222,7 +221,7 @@ export async function serveApp(visit: AppVisit, slug: string): Promise<AppAnswer
   }
   if (!cookie && app.access === 'private') {
     // On the app's own origin the session says who the visitor is.
-    const actor = config.separateContentOrigin ? null : visit.sessionActor;
+    const actor = visit.where === 'app-origin' ? visit.sessionActor : null;
     if (actor && (await canViewRoom(app, actor.user.id))) {
       const endUser = await recordEndUser(app.id, actor.user.id, 'sign-in');
       grant = await grantFor(app, endUser, false);
@@ -231,8 +230,8 @@ export async function serveApp(visit: AppVisit, slug: string): Promise<AppAnswer
       return isApi ? apiError(404, 'not_found', NOT_FOUND) : notFound();
     } else if (isApi) {
       return apiError(401, 'unauthorized', 'Sign in first.');
-    } else if (config.separateContentOrigin) {
-      return { kind: 'redirect', location: `${config.publicUrl}${url.pathname}${url.search}`, status: 303 };
+    } else if (visit.where === 'own-host') {
+      return { kind: 'redirect', location: `${config.publicUrl}/a/${slug}/${visit.inner}${url.search}`, status: 303 };
     } else {
       return { kind: 'redirect', location: signInUrl(url), status: 303 };
     }

@@ -9,17 +9,17 @@ import { isMediaType } from '../schemas/common.ts';
 export const ATTACHMENT_CSP = "default-src 'none'; sandbox";
 
 /**
- * Published sites run scripts, but in a sandbox: on the app's own origin the
- * page gets an opaque origin (no `allow-same-origin`), so it can neither read
- * the app's cookies nor call the API as the visitor. With a separate content
- * origin (CONTENT_BASE_URL) the page may keep its origin, for localStorage.
+ * A published page on its own host runs as on any static host: its scripts,
+ * storage and cookies are its own origin's. On the app's origin (no content
+ * domain) it runs sandboxed into an opaque origin (no `allow-same-origin`),
+ * so it can neither read the app's cookies nor call the API as the visitor.
+ * Either way only the app's own pages may frame it (an app's preview).
  */
-export function siteCsp(): string {
+export function siteCsp(where: 'own-host' | 'app-origin'): string {
+  const ancestors = `frame-ancestors 'self' ${new URL(config.publicUrl).origin}`;
+  if (where === 'own-host') return ancestors;
   const flags = ['allow-scripts', 'allow-forms', 'allow-popups', 'allow-popups-to-escape-sandbox', 'allow-modals', 'allow-downloads'];
-  if (config.separateContentOrigin) flags.push('allow-same-origin');
-  // The app's own pages may frame a published page (an app's preview); no other site may.
-  const ancestors = [...new Set(["'self'", new URL(config.publicUrl).origin])].join(' ');
-  return `sandbox ${flags.join(' ')}; frame-ancestors ${ancestors}`;
+  return `sandbox ${flags.join(' ')}; ${ancestors}`;
 }
 
 const TEXTUAL = /^(text\/|application\/(json|javascript|xml|xhtml\+xml|manifest\+json|ld\+json)|image\/svg\+xml)/;

@@ -21,7 +21,8 @@ import { checkRoom, claimBlob, holdBlob, releaseReservation, startBlobPut, stora
 import { attachment, contentTypeOf, emptyStream } from './content.ts';
 import { chunkEntries, chunkOf, chunkRefs, comparePaths, diffManifests, findEntry, loadChunks, manifestEntries, storeChunks, type ChunkRef, type Entry } from './manifest.ts';
 import { normalizePath } from './paths.ts';
-import { siteUrl, spaceWith } from './spaces.ts';
+import { siteUrl } from './hosts.ts';
+import { spaceWith } from './spaces.ts';
 import { createTicket } from './tickets.ts';
 import { queueWebhookEvent } from '../webhooks/events.ts';
 

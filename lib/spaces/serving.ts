@@ -1,4 +1,6 @@
-// Serving published spaces to their visitors at <CONTENT_BASE_URL>/s/<id>/…
+// Serving published spaces to their visitors, on the space's own host
+// (sp-<id>.<content domain>, lib/spaces/hosts.ts) or, without a content
+// domain, sandboxed on the app's origin at /s/<id>/…
 //
 // - A folder serves its index.html (a folder asked without its trailing slash
 //   is redirected to it, so relative links work); a missing file serves the
@@ -6,18 +8,20 @@
 // - The latest version by default, an older one with ?v=<n>. Strong ETags are
 //   the content hash; the latest version is revalidated on each visit, a
 //   numbered one may be cached for a year.
-// - Every response is nosniff with a sandboxing CSP (content.ts).
+// - Every response is nosniff with the site's CSP (content.ts).
 // - Access: a public space needs nothing. A password-protected one shows a
-//   password form; the right password grants the space's cookie (set by
-//   server/sites.ts: atrium_space_<id>, Path=/s/<id>/, 12 hours) holding an
-//   unlock token.
-//   A members-only space needs a signed-in person who may view it: on the
-//   app's own origin the session cookie identifies them; with a separate
-//   content origin they pass through the app's origin, which hands them a
-//   one-minute single-use token that the content origin exchanges for the
-//   space's cookie. The space's cookie is also what sandboxed pages' own
-//   requests (images, scripts) carry, so it is SameSite=None where the
-//   browser allows it (https, or localhost).
+//   password form; the right password grants the site's cookie (set by
+//   server/sites.ts, 12 hours) holding an unlock token. A members-only space
+//   needs a signed-in person who may view it: the app's session never reaches
+//   a site's host, so the site sends them to /s/<id>/… on the app's origin,
+//   which hands them back with a one-minute single-use token that the site
+//   exchanges for its cookie. Without a content domain the session itself
+//   counts on /s/<id>/, and members get the cookie for the sandboxed page's
+//   own requests.
+// - Content that needs the cookie (members-only or password-protected) is
+//   never a sub-resource of another site: a request the browser marks as
+//   cross-site or same-site (Sec-Fetch-Site) that is not a navigation is
+//   refused, whatever cookie it carries.
 // - HTML pages served with status 200 count as views, except for people who
 //   can push.
 // This module decides; server/sites.ts turns its answers into responses and
@@ -33,6 +37,7 @@ import { contentTypeOf, siteCsp } from './content.ts';
 import { findEntry, type ChunkRef } from './manifest.ts';
 import { normalizePath } from './paths.ts';
 import { versionRefs } from './publishing.ts';
+import { spaceOrigin } from './hosts.ts';
 import { loadSpace, type LoadedSpace } from './spaces.ts';
 import { UNLOCK_LIFETIME, unlockSpace } from './unlock.ts';
 import { storeView } from './visitors.ts';
@@ -43,22 +48,29 @@ export const SITE_TOKEN_LIFETIME = UNLOCK_LIFETIME;
 
 /** A visit to a published site, as the front server saw it. */
 export type SiteVisit = {
-  /** The address asked for (its origin tells the app's origin from the content origin). */
+  /** The address asked for. */
   url: URL;
+  /** On the space's own host, or at /s/<id>/ on the app's origin. */
+  where: 'own-host' | 'app-origin';
+  /** The path inside the site as asked (still percent-encoded), without its leading slash. */
+  inner: string;
   method: 'GET' | 'HEAD';
-  /** Who the app's session says the visitor is (only ever read on the app's own origin). */
+  /** Who the app's session says the visitor is (only ever sent on the app's own origin). */
   sessionActor: Actor | null;
   /** The space's own cookie: an unlock token or a member's access token. */
   siteToken: string | null;
   client: Caller['client'];
   referrer: string | null;
+  /** The browser's Sec-Fetch-Site and Sec-Fetch-Mode, when it sent them. */
+  fetchSite: string | null;
+  fetchMode: string | null;
 };
 
 /** What to answer; `grant` is a new value for the space's cookie. */
 export type SiteAnswer = { grant?: string } & (
   | { kind: 'file'; file: FileAnswer }
   | { kind: 'redirect'; location: string; status: 303 | 308 }
-  | { kind: 'password'; status: 400 | 401 | 429; error: string | null }
+  | { kind: 'password'; status: 400 | 401 | 429; error: string | null; memberUrl: string | null }
   | { kind: 'not-found'; message: string; signInUrl: string | null }
 );
 
@@ -84,17 +96,6 @@ async function siteCookie(token: string | null, spaceId: string): Promise<{ unlo
   return { unlockToken: null, actor: user ? { user, token: { id: 'site', kind: 'web' } } : null };
 }
 
-function isAppOrigin(url: URL): boolean {
-  return config.separateContentOrigin && url.origin === new URL(config.publicUrl).origin;
-}
-
-/** The path inside the space, with its trailing slash: "" for the root. */
-function innerPath(url: URL, spaceId: string): string {
-  const prefix = `/s/${spaceId}`;
-  const rest = url.pathname.slice(prefix.length);
-  return rest.replace(/^\//, '');
-}
-
 function signInUrl(url: URL): string {
   return `${config.publicUrl}/signin?next=${encodeURIComponent(url.pathname + url.search)}`;
 }
@@ -102,9 +103,8 @@ function signInUrl(url: URL): string {
 const notFound = (signIn: string | null, message = NOT_FOUND): SiteAnswer => ({ kind: 'not-found', message, signInUrl: signIn });
 
 async function access(visit: SiteVisit, id: string): Promise<{ loaded: LoadedSpace; caller: Caller; viaSession: boolean } | null> {
-  // With a separate content origin, the app's session cookie never counts here: a browser may
-  // still send it when the two origins differ only by port.
-  const sessionActor = config.separateContentOrigin ? null : visit.sessionActor;
+  // On a site's own host the app's session never counts, whatever cookie a client sends.
+  const sessionActor = visit.where === 'app-origin' ? visit.sessionActor : null;
   const cookie = await siteCookie(visit.siteToken, id);
   const caller: Caller = { actor: sessionActor ?? cookie.actor, spaceToken: cookie.unlockToken, client: visit.client };
   try {
@@ -117,14 +117,14 @@ async function access(visit: SiteVisit, id: string): Promise<{ loaded: LoadedSpa
 }
 
 /**
- * On the app's origin with a separate content origin: send the visitor to the
- * content origin when it will let them in (with a hand-off token for a
- * signed-in person who may view), else not found here, so the two origins
- * never send a visitor back and forth.
+ * /s/<id>/… on the app's origin when sites have hosts of their own: send the
+ * visitor to the site's host when it will let them in (with a hand-off token
+ * for a signed-in person who may view), else not found here, so the two
+ * origins never send a visitor back and forth.
  */
-async function handOff(visit: SiteVisit, id: string): Promise<SiteAnswer> {
+async function handOff(visit: SiteVisit, id: string, origin: string): Promise<SiteAnswer> {
   const { url } = visit;
-  const target = new URL(`${config.contentBaseUrl}${url.pathname}${url.search}`);
+  const target = new URL(`${origin}/${visit.inner}${url.search}`);
   const actor = visit.sessionActor;
   let loaded: LoadedSpace | null = null;
   try {
@@ -157,22 +157,33 @@ async function resolveFile(refs: ChunkRef[], path: string) {
   return { entry: null, redirect: (await findEntry(refs, `${path}/index.html`)) !== null };
 }
 
+/** A sub-resource (script, image, fetch…) that another site, even a sibling under the content domain, made the browser ask for. */
+const includedByAnotherSite = (visit: SiteVisit) => (visit.fetchSite === 'cross-site' || visit.fetchSite === 'same-site') && visit.fetchMode !== 'navigate';
+
+/** Where the app's origin takes over for a visitor the site's host cannot let in (sign-in, hand-off). */
+const onAppOrigin = (visit: SiteVisit, id: string) => `${config.publicUrl}/s/${id}/${visit.inner}${visit.url.search}`;
+
 export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswer> {
   const { url } = visit;
-  if (isAppOrigin(url)) return handOff(visit, id);
+  const origin = spaceOrigin(id);
+  if (visit.where === 'app-origin' && origin) return handOff(visit, id, origin);
   const handoff = url.searchParams.get(HANDOFF_PARAM);
-  if (handoff) return acceptHandOff(url, id, handoff);
+  if (handoff && visit.where === 'own-host') return acceptHandOff(url, id, handoff);
 
   const found = await access(visit, id);
-  if (found && !found.loaded.permissions.view && found.loaded.space.passwordHash !== null) return { kind: 'password', status: 401, error: null };
+  if (found && !found.loaded.permissions.view && found.loaded.space.passwordHash !== null) {
+    return { kind: 'password', status: 401, error: null, memberUrl: visit.where === 'own-host' ? onAppOrigin(visit, id) : null };
+  }
   if (!found || !found.loaded.permissions.view) {
     // The app's origin knows who the visitor is; it hands them back if it can.
-    if (config.separateContentOrigin) return { kind: 'redirect', location: `${config.publicUrl}${url.pathname}${url.search}`, status: 303 };
+    if (visit.where === 'own-host') return { kind: 'redirect', location: onAppOrigin(visit, id), status: 303 };
     return notFound(found?.caller.actor ? null : signInUrl(url));
   }
   const { loaded, caller, viaSession } = found;
   const { space, permissions } = loaded;
-  if (url.pathname === `/s/${id}`) return { kind: 'redirect', location: `${url.origin}/s/${id}/${url.search}`, status: 308 };
+  const needsCookie = space.visibility !== 'public' || space.passwordHash !== null;
+  if (needsCookie && includedByAnotherSite(visit)) return notFound(null, 'This content is not served to other sites.');
+  if (visit.where === 'app-origin' && url.pathname === `/s/${id}`) return { kind: 'redirect', location: `${url.origin}/s/${id}/${url.search}`, status: 308 };
 
   const asked = url.searchParams.get('v');
   const number = asked && /^[1-9]\d{0,8}$/.test(asked) ? Number(asked) : space.latestVersion;
@@ -181,7 +192,7 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
 
   let path: string;
   try {
-    const raw = decodeURIComponent(innerPath(url, id));
+    const raw = decodeURIComponent(visit.inner);
     path = raw === '' || raw.endsWith('/') ? (raw === '' ? '' : `${normalizePath(raw.slice(0, -1))}/`) : normalizePath(raw);
   } catch {
     return notFound(null);
@@ -194,12 +205,12 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
   const file = (entry ?? missing)!;
   const contentType = contentTypeOf(file.path, file.contentType);
   const headers: Record<string, string> = {
-    'content-security-policy': siteCsp(),
-    'cache-control': space.visibility === 'public' && !space.passwordHash ? (asked ? 'public, max-age=31536000, immutable' : 'public, no-cache') : 'private, no-cache',
+    'content-security-policy': siteCsp(visit.where),
+    'cache-control': !needsCookie ? (asked ? 'public, max-age=31536000, immutable' : 'public, no-cache') : 'private, no-cache',
   };
   const answer: SiteAnswer = { kind: 'file', file: new FileAnswer({ sha256: file.sha256, size: file.size, contentType }, headers, entry ? 200 : 404) };
   // Sandboxed pages' own requests do not carry the app's session: give members the space's cookie.
-  if (viaSession && caller.actor && (space.visibility === 'members' || space.passwordHash !== null)) {
+  if (viaSession && caller.actor && needsCookie) {
     answer.grant = await issueSiteToken(space.id, 'member', caller.actor.user.id, SITE_TOKEN_LIFETIME);
   }
   if (entry && visit.method === 'GET' && contentType.startsWith('text/html') && !permissions.push) {
@@ -210,14 +221,14 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
 
 /** The password form of a protected space, posted to `url`. */
 export async function unlockSite(caller: Caller, url: URL, id: string, password: string | null): Promise<SiteAnswer> {
-  if (password === null) return { kind: 'password', status: 400, error: 'Enter the password.' };
+  if (password === null) return { kind: 'password', status: 400, error: 'Enter the password.', memberUrl: null };
   try {
     const { token } = await unlockSpace(caller, id, password);
     return { kind: 'redirect', location: url.toString(), status: 303, grant: token };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.code === 'unauthorized') return { kind: 'password', status: 401, error: 'Wrong password.' };
-    if (error.code === 'rate_limited') return { kind: 'password', status: 429, error: error.message };
+    if (error.code === 'unauthorized') return { kind: 'password', status: 401, error: 'Wrong password.', memberUrl: null };
+    if (error.code === 'rate_limited') return { kind: 'password', status: 429, error: error.message, memberUrl: null };
     return notFound(null);
   }
 }

@@ -3,7 +3,7 @@
 import type { Caller, SignedInCaller } from '../access/caller.ts';
 import { rolesWith, workspaceRoleCan } from '../access/capabilities.ts';
 import { notFound, permissionsFor, requirePermission, standingFrom, type SpacePermissions } from '../access/spaces.ts';
-import { config } from '../config.ts';
+import { siteUrl } from './hosts.ts';
 import { db, Prisma, query } from '../db/client.ts';
 import type { WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
@@ -19,10 +19,6 @@ const spaceInclude = {
 export type SpaceRow = Prisma.SpaceGetPayload<{ include: typeof spaceInclude }>;
 
 export type LoadedSpace = { space: SpaceRow; permissions: SpacePermissions };
-
-export function siteUrl(spaceId: string): string {
-  return `${config.contentBaseUrl}/s/${spaceId}/`;
-}
 
 /**
  * The space, its workspace and the caller's standing towards it in one plain

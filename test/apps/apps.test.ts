@@ -5,10 +5,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
+import { liveAppUrl } from '@/lib/spaces/hosts.ts';
 import { db } from '@/lib/db/client.ts';
 import { enforcePlanLimits } from '../plan-limits.ts';
 import { useFrontServer } from '../server.ts';
-import { rawRequest } from '../http/raw.ts';
+import { onPort, rawRequest } from '../http/raw.ts';
 import { World, type Person } from '../http/world.ts';
 import { MAX_ROWS_PER_TABLE } from '@/lib/apps/data.ts';
 import { ROW_LIMITS } from '@/lib/apps/serving.ts';
@@ -34,7 +35,7 @@ async function built(kind: 'rooms' | 'live-spaces' = 'rooms') {
   return { roomId, pageId, app };
 }
 
-/** A visit to the live app: a path under /a/<slug>/, with a cookie. */
+/** A visit to the live app on its own host, with a cookie. */
 async function visit(slug: string, path = '', options: { cookie?: string; method?: string; form?: string; json?: unknown } = {}) {
   const headers: Record<string, string> = {};
   if (options.cookie) headers.cookie = options.cookie;
@@ -48,7 +49,7 @@ async function visit(slug: string, path = '', options: { cookie?: string; method
     headers['content-type'] = 'application/json';
   }
   if (body) headers['content-length'] = String(body.byteLength);
-  return rawRequest(server.origin, options.method ?? 'GET', `/a/${slug}/${path}`, { headers, body });
+  return rawRequest(onPort(liveAppUrl(slug), server.origin), options.method ?? 'GET', `/${path}`, { headers, body });
 }
 
 const cookieOf = (answer: { headers: Record<string, string | string[] | undefined> }) => {
@@ -169,7 +170,7 @@ describe('lifecycle', () => {
     const live = await w.must(200, 'POST', `/v1/apps/${app.id}/live`, { as: w.people.owner, body: {} });
     expect(live).toMatchObject({ status: 'live', liveVersion: 1, access: 'code', canManage: true });
     expect(live.joinCode).toMatch(/^[A-Z2-9]{8}$/);
-    expect(live.liveUrl).toBe(`${config.contentBaseUrl}/a/${app.slug}/`);
+    expect(live.liveUrl).toBe(liveAppUrl(app.slug));
     await w.must(409, 'POST', `/v1/apps/${app.id}/live`, { as: w.people.owner, body: {} });
     // Members see the app but not its join code.
     expect((await w.must(200, 'GET', `/v1/apps/${app.id}`, { as: w.people.member })).joinCode).toBeNull();
@@ -329,7 +330,7 @@ describe('live apps at /a/<slug>/', () => {
     const fill = MAX_ROWS_PER_TABLE - 1 - ROW_LIMITS.perAddress;
     await systemWrite(liveSpaceId!, `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${fill}) INSERT INTO "sign_up" ("Name", "Email") SELECT 'row ' || x, '' FROM n`, [], { userId: null, guestName: null, kind: 'member', name: 'test fill' });
     const link = await w.must(200, 'POST', `/v1/apps/${app.id}/owner-link`, { as: w.people.owner });
-    const owner = cookieOf(await rawRequest(server.origin, 'GET', new URL(link.url).pathname + new URL(link.url).search, {}));
+    const owner = cookieOf(await rawRequest(onPort(link.url, server.origin), 'GET', new URL(link.url).pathname + new URL(link.url).search, {}));
     const last = await visit(app.slug, '_api/tables/sign_up', { cookie: owner, method: 'POST', json: { values: { Name: 'Last' } } });
     expect(last.status).toBe(201);
     const refused = await visit(app.slug, '_api/tables/sign_up', { cookie: owner, method: 'POST', json: { values: { Name: 'One too many' } } });
@@ -346,17 +347,25 @@ describe('live apps at /a/<slug>/', () => {
     expect((await visit(app.slug)).status).toBe(200);
   });
 
-  it('opens a private app to people of the room and workspace only, by their session', async () => {
+  it('opens a private app to people of the room and workspace only, handed over from the app origin by their session', async () => {
     const { app } = await built();
     await w.must(200, 'POST', `/v1/apps/${app.id}/live`, { as: w.people.owner, body: { access: 'private' } });
-    const anonymous = await visit(app.slug);
-    expect(anonymous.status).toBe(303);
-    expect(anonymous.headers.location).toContain('/signin?next=');
     const session = (p: Person) => `atrium_session=${p.web}`;
-    const member = await visit(app.slug, '', { cookie: session(w.people.member) });
-    expect(member.status).toBe(200);
-    expect(cookieOf(member)).toMatch(/^atrium_app_/);
-    expect((await visit(app.slug, '', { cookie: session(w.people.outsider) })).status).toBe(404);
+    // The app's host never reads the session: it sends visitors to the app's origin.
+    const anonymous = await visit(app.slug, '', { cookie: session(w.people.member) });
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.location).toBe(`${config.publicUrl}/a/${app.slug}/`);
+    const atApp = (p: Person | null) => rawRequest(server.origin, 'GET', `/a/${app.slug}/`, { headers: p ? { cookie: session(p) } : {} });
+    expect((await atApp(null)).headers.location).toContain('/signin?next=');
+    expect((await atApp(w.people.outsider)).status).toBe(404);
+    const handOff = await atApp(w.people.member);
+    expect(handOff.status).toBe(303);
+    const entry = new URL(handOff.headers.location as string);
+    expect(entry.origin).toBe(new URL(liveAppUrl(app.slug)).origin);
+    const member = await rawRequest(onPort(entry.href, server.origin), 'GET', entry.pathname + entry.search);
+    expect(member.status).toBe(303);
+    expect(member.headers['set-cookie']?.[0]).toMatch(/^__Host-atrium_app=[\w.-]+; Path=\/; HttpOnly; Secure; SameSite=None; Partitioned; Max-Age=43200$/);
+    expect((await visit(app.slug, '', { cookie: cookieOf(member) })).status).toBe(200);
     const { users } = await w.must(200, 'GET', `/v1/apps/${app.id}/users`, { as: w.people.owner });
     expect(users.map((u: any) => [u.user?.handle, u.via])).toEqual([[w.people.member.handle, 'sign-in']]);
     // Access changes send everyone through the rules again.
@@ -374,18 +383,20 @@ describe('live apps at /a/<slug>/', () => {
     expect(link.expiresAt - before).toBeGreaterThan(9.9 * 60_000);
     expect(link.expiresAt - before).toBeLessThanOrEqual(10 * 60_000 + 1000);
     const path = new URL(link.url).pathname + new URL(link.url).search;
-    const first = await rawRequest(server.origin, 'GET', path, {});
+    const host = onPort(link.url, server.origin);
+    expect(host).toBe(onPort(liveAppUrl(app.slug), server.origin));
+    const first = await rawRequest(host, 'GET', path, {});
     expect(first.status).toBe(303);
     const cookie = cookieOf(first)!;
     expect(cookie).toBeTruthy();
     expect((await visit(app.slug, '_api/session', { cookie })).json).toEqual({ admin: true, label: 'Administrator' });
     // The administrator may add rows to every table.
     expect((await visit(app.slug, '_api/tables/books', { cookie, method: 'POST', json: { values: { Title: 'Emma', Author: 'Austen' } } })).status).toBe(201);
-    const second = await rawRequest(server.origin, 'GET', path, {});
+    const second = await rawRequest(host, 'GET', path, {});
     expect(second.status).toBe(303);
     expect(cookieOf(second)).toBeUndefined();
     // A link with its signature changed opens nothing.
-    const forged = await rawRequest(server.origin, 'GET', path.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), {});
+    const forged = await rawRequest(host, 'GET', path.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), {});
     expect(cookieOf(forged)).toBeUndefined();
     const { users } = await w.must(200, 'GET', `/v1/apps/${app.id}/users`, { as: w.people.owner });
     expect(users.map((u: any) => [u.user?.handle, u.via])).toEqual([[w.people.member.handle, 'owner-link']]);

@@ -4,7 +4,8 @@
 // readable through the space database endpoints by the owner.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFrontServer } from '../server.ts';
-import { rawRequest } from '../http/raw.ts';
+import { onPort, rawRequest } from '../http/raw.ts';
+import { liveAppUrl } from '@/lib/spaces/hosts.ts';
 import { World } from '../http/world.ts';
 import { bookClub, writeRoom } from './helpers.ts';
 
@@ -26,7 +27,7 @@ const query = (spaceId: string, sql: string) => w.must(200, 'POST', `/v1/spaces/
 
 async function addRow(slug: string, table: string, values: Record<string, string>, headers: Record<string, string> = {}) {
   const body = Buffer.from(JSON.stringify({ values }));
-  return rawRequest(server.origin, 'POST', `/a/${slug}/_api/tables/${table}`, {
+  return rawRequest(onPort(liveAppUrl(slug), server.origin), 'POST', `/_api/tables/${table}`, {
     headers: { 'content-type': 'application/json', 'content-length': String(body.byteLength), ...headers },
     body,
   });
@@ -87,7 +88,7 @@ describe('app data in space databases', () => {
     const { app } = await built();
     await w.must(200, 'POST', `/v1/apps/${app.id}/live`, { as: w.people.owner, body: { access: 'code' } });
     const link = await w.must(200, 'POST', `/v1/apps/${app.id}/owner-link`, { as: w.people.owner });
-    const opened = await rawRequest(server.origin, 'GET', new URL(link.url).pathname + new URL(link.url).search, {});
+    const opened = await rawRequest(onPort(link.url, server.origin), 'GET', new URL(link.url).pathname + new URL(link.url).search, {});
     const set = opened.headers['set-cookie'];
     const cookie = (Array.isArray(set) ? set[0] : set)!.split(';')[0];
     expect((await addRow(app.slug, 'books', { Title: 'Emma', Author: 'Austen' }, { cookie })).status).toBe(201);

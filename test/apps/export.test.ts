@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useFrontServer } from '../server.ts';
-import { rawRequest } from '../http/raw.ts';
+import { onPort, rawRequest } from '../http/raw.ts';
+import { liveAppUrl } from '@/lib/spaces/hosts.ts';
 import { World } from '../http/world.ts';
 import { bookClub, writeRoom } from './helpers.ts';
 
@@ -72,7 +73,7 @@ describe('export', () => {
     const { app } = await w.must(200, 'POST', `/v1/rooms/${room.id}/build`, { as: w.people.owner, body: {} });
     await w.must(200, 'POST', `/v1/apps/${app.id}/live`, { as: w.people.owner, body: { access: 'public', copyData: true } });
     // A row added in the live app, with a quote that the SQL dump must escape.
-    const added = await rawRequest(server.origin, 'POST', `/a/${app.slug}/_api/tables/sign_up`, {
+    const added = await rawRequest(onPort(liveAppUrl(app.slug), server.origin), 'POST', '/_api/tables/sign_up', {
       headers: { 'content-type': 'application/json' },
       body: Buffer.from(JSON.stringify({ values: { Name: "O'Brien", Email: 'ob@example.com' } })),
     });

@@ -7,6 +7,8 @@ import type { JSONContent } from '@tiptap/core';
 import { devLogin, request, useApiServers, type ApiProcess } from '../process-server.ts';
 import { writeRoom } from '../apps/helpers.ts';
 import { makeDataDir } from './helpers.ts';
+import { onPort, rawRequest } from '../http/raw.ts';
+import { liveAppUrl } from '@/lib/spaces/hosts.ts';
 
 const servers = useApiServers();
 const dataDir = await makeDataDir();
@@ -32,7 +34,7 @@ it(`never leaves an app live with part of its ${ROWS} copied rows, whenever the 
   expect(built.status).toBe(200);
   const app = built.json.app as { id: string; slug: string };
 
-  const rowsLive = async () => (await request(server.origin, 'GET', `/a/${app.slug}/_api/tables/guest_list`)).json.rows.length as number;
+  const rowsLive = async () => (await rawRequest(onPort(liveAppUrl(app.slug), server.origin), 'GET', '/_api/tables/guest_list')).json.rows.length as number;
   const outcomes: string[] = [];
   for (const delay of [5, 20, 45, 70, 120, 250]) {
     const going = request(server.origin, 'POST', `/v1/apps/${app.id}/live`, { token, body: { access: 'public', copyData: true } }).catch(() => null);

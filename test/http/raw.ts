@@ -1,7 +1,9 @@
 // Raw HTTP to the front server, as a hostile or careless client speaks it: the
 // path goes out byte for byte (no normalisation of dot segments or escapes),
 // headers as given, the body whole or in chunks.
+import { lookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
+import type { LookupFunction } from 'node:net';
 
 export type RawAnswer = { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any };
 
@@ -14,6 +16,25 @@ export type RawOptions = {
   timeoutMs?: number;
 };
 
+/**
+ * Resolves every *.localhost name to loopback, as browsers do (sites' own
+ * hosts, lib/spaces/hosts.ts); Node asks the system, which may not know them.
+ */
+export const localhostLookup: LookupFunction = (hostname, options, callback) => {
+  if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
+    if (options.all) return (callback as (error: null, addresses: LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+    return callback(null, '127.0.0.1', 4);
+  }
+  return lookup(hostname, options, callback);
+};
+
+/** A site's or live app's own origin (from the API's url), on the port a test's server listens on. */
+export function onPort(address: string, serverOrigin: string): string {
+  const url = new URL(address);
+  url.port = new URL(serverOrigin).port;
+  return url.origin;
+}
+
 export function rawRequest(origin: string, method: string, path: string, options: RawOptions = {}): Promise<RawAnswer> {
   const url = new URL(origin);
   return new Promise((resolve, reject) => {
@@ -24,7 +45,7 @@ export function rawRequest(origin: string, method: string, path: string, options
     // unless told, and the server would read it as the next request.
     const named = Object.keys(headers).map((h) => h.toLowerCase());
     if (options.body !== undefined && !named.includes('content-length') && !named.includes('transfer-encoding')) headers['content-length'] = String(Buffer.byteLength(options.body));
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers, agent: false }, (res) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers, agent: false, lookup: localhostLookup }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('error', reject);

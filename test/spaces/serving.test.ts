@@ -3,13 +3,18 @@ import { PATCH as patchRoute } from '@/app/v1/spaces/[id]/route.ts';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { PEER_HEADER } from '@/lib/http/client.ts';
+import { spaceOrigin } from '@/lib/spaces/hosts.ts';
 import { siteResponse } from '@/server/sites.ts';
 import { call, signIn } from '../helpers.ts';
 import { makeSpace, push, sha } from './fixtures.ts';
 
 type Site = { id: string };
-const visit = (space: Site, path: string, headers: Record<string, string> = {}, origin = 'http://localhost:3000') =>
-  siteResponse(new Request(`${origin}/s/${space.id}${path}`, { headers }));
+const APP = 'http://localhost:3000';
+/** A request on the space's own host (sp-<id>.localhost:3000: the tests' content domain). */
+const visit = (space: Site, path: string, headers: Record<string, string> = {}) => siteResponse(new Request(`${spaceOrigin(space.id)}${path || '/'}`, { headers }));
+/** A request to /s/<id>/… on the app's origin. */
+const viaApp = (space: Site, path: string, headers: Record<string, string> = {}) => siteResponse(new Request(`${APP}/s/${space.id}${path}`, { headers }));
+const UNKNOWN = { id: `sp_${'x'.repeat(21)}` };
 const cookieOf = (response: Response) => response.headers.get('set-cookie')?.split(';')[0] ?? '';
 
 async function site(handle: string, visibility: 'public' | 'members' = 'public') {
@@ -28,18 +33,36 @@ async function site(handle: string, visibility: 'public' | 'members' = 'public')
   return { owner, space, session: `atrium_session=${owner.token}` };
 }
 
-describe('serving published spaces', () => {
+
+/** The site's cookie for a signed-in person, through the app origin's hand-off. */
+async function handedOver(space: Site, session: string): Promise<string> {
+  const handOff = await viaApp(space, '/', { cookie: session });
+  const target = new URL(handOff.headers.get('location')!);
+  const exchange = await siteResponse(new Request(target));
+  return cookieOf(exchange);
+}
+
+describe('serving published spaces on their own hosts', () => {
+  it('gives each space a host of its own under the content domain, and /s/<id>/ on the app leads there', async () => {
+    const { space } = await site('hosted');
+    expect(spaceOrigin(space.id)).toBe(`http://${space.id.replace('_', '-')}.localhost:3000`);
+    const moved = await viaApp(space, '/docs/?v=1');
+    expect(moved.status).toBe(303);
+    expect(moved.headers.get('location')).toBe(`${spaceOrigin(space.id)}/docs/?v=1`);
+    // Both spellings of the label name the space; anything else under the domain is no site.
+    expect((await siteResponse(new Request(`http://${space.id}.localhost:3000/`))).status).toBe(200);
+    expect((await siteResponse(new Request('http://nothing.localhost:3000/'))).status).toBe(404);
+  });
+
   it('serves index.html for folders, redirects folders to their slash, and types every file', async () => {
     const { space } = await site('served');
     const home = await visit(space, '/');
     expect(home.status).toBe(200);
     expect(await home.text()).toBe('<h1>Home</h1>');
     expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect((await visit(space, '')).status).toBe(308);
-    expect((await visit(space, '')).headers.get('location')).toBe(`http://localhost:3000/s/${space.id}/`);
     const docs = await visit(space, '/docs');
     expect(docs.status).toBe(308);
-    expect(docs.headers.get('location')).toBe(`http://localhost:3000/s/${space.id}/docs/`);
+    expect(docs.headers.get('location')).toBe(`${spaceOrigin(space.id)}/docs/`);
     expect(await (await visit(space, '/docs/')).text()).toBe('<h1>Docs</h1>');
     expect((await visit(space, '/style.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect((await visit(space, '/data.json')).headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -68,52 +91,85 @@ describe('serving published spaces', () => {
     const old = await visit(space, '/nope.html?v=1');
     expect(old.status).toBe(404);
     expect(await old.text()).toContain('There is nothing here');
-    expect((await visit({ id: 'sp_unknown' }, '/')).status).toBe(404);
   });
 
-  it('never lets published pages run with the app: nosniff and a sandbox without same-origin', async () => {
-    const { space } = await site('sandboxed');
+  it('lets pages keep their origin (no sandbox) while only the app may frame them, nosniff', async () => {
+    const { space } = await site('own-origin');
     const home = await visit(space, '/');
     expect(home.headers.get('x-content-type-options')).toBe('nosniff');
-    const csp = home.headers.get('content-security-policy')!;
-    expect(csp).toMatch(/^sandbox allow-scripts/);
-    expect(csp).not.toContain('allow-same-origin');
+    expect(home.headers.get('content-security-policy')).toBe(`frame-ancestors 'self' ${APP}`);
   });
 
   it('counts HTML page views of visitors, not of the owner', async () => {
-    const { space, session } = await site('counted');
+    const { space, owner } = await site('counted');
     await visit(space, '/', { referer: 'https://elsewhere.example/x' });
     await visit(space, '/style.css');
-    await visit(space, '/', { cookie: session });
+    // The owner, handed over from the app's origin.
+    const cookie = await handedOver(space, `atrium_session=${owner.token}`);
+    await visit(space, '/', { cookie });
     const views = await db.spaceView.findMany({ where: { spaceId: space.id } });
     expect(views.map((v) => [v.path, v.referrer, v.userId])).toEqual([['/', 'elsewhere.example', null]]);
   });
 
-  it('shows members-only spaces to signed-in members and gives them the space cookie for the page’s own requests', async () => {
-    const { space, session } = await site('private-site', 'members');
-    const anonymous = await visit(space, '/');
-    expect(anonymous.status).toBe(404);
-    expect(await anonymous.text()).toContain('/signin?next=');
-    const member = await visit(space, '/', { cookie: session });
-    expect(member.status).toBe(200);
-    expect(member.headers.get('cache-control')).toBe('private, no-cache');
-    const cookie = member.headers.get('set-cookie')!;
-    expect(cookie).toMatch(new RegExp(`^atrium_space_${space.id}=atrp_[\\w-]+; Path=/s/${space.id}/; HttpOnly; SameSite=None; Secure; Max-Age=43200$`));
-    // A sandboxed page's image request carries only the space cookie.
-    expect((await visit(space, '/style.css', { cookie: cookieOf(member) })).status).toBe(200);
-    const stranger = await signIn('private-stranger', 'web');
-    expect((await visit(space, '/', { cookie: `atrium_session=${stranger.token}` })).status).toBe(404);
+  it('hands signed-in members over from the app origin with a single-use token, and ignores the app session on the site', async () => {
+    const { space, session } = await site('two-origins', 'members');
+    // The site's host, no site cookie: off to the app origin, even with the app's session cookie.
+    const direct = await visit(space, '/docs/', { cookie: session });
+    expect(direct.status).toBe(303);
+    expect(direct.headers.get('location')).toBe(`${APP}/s/${space.id}/docs/`);
+    // App origin: signed in, so a hand-off token comes along.
+    const handOff = await viaApp(space, '/docs/', { cookie: session });
+    expect(handOff.status).toBe(303);
+    const target = new URL(handOff.headers.get('location')!);
+    expect(target.origin).toBe(spaceOrigin(space.id));
+    const token = target.searchParams.get('atrium-access')!;
+    expect(token).toMatch(/^atrp_/);
+    const exchange = await visit(space, `/docs/?atrium-access=${token}`);
+    expect(exchange.status).toBe(303);
+    expect(exchange.headers.get('location')).toBe(`${spaceOrigin(space.id)}/docs/`);
+    // The host's own cookie: no sibling can set it (__Host-), and the app's frames get their own (Partitioned).
+    expect(exchange.headers.get('set-cookie')).toMatch(/^__Host-atrium_space=atrp_[\w-]+; Path=\/; HttpOnly; Secure; SameSite=None; Partitioned; Max-Age=43200$/);
+    const page = await visit(space, '/docs/', { cookie: cookieOf(exchange) });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('private, no-cache');
+    // Strangers and unknown spaces end at the app origin's 404, not in a loop.
+    const stranger = await signIn('two-origins-stranger', 'web');
+    expect((await viaApp(space, '/', { cookie: `atrium_session=${stranger.token}` })).status).toBe(404);
+    expect(await (await viaApp(space, '/')).text()).toContain('/signin?next=');
+    expect((await visit(UNKNOWN, '/')).status).toBe(303);
+    expect((await viaApp(UNKNOWN, '/')).status).toBe(404);
+    // Single use.
+    const replay = await visit(space, `/docs/?atrium-access=${token}`);
+    expect(replay.headers.get('set-cookie')).toBeNull();
   });
 
-  it('asks for the password of a protected space, sets its cookie on the right one, and answers 429 after too many', async () => {
+  it('refuses cross-site and same-site sub-resource reads of content that needs the cookie, whatever cookie they carry', async () => {
+    const { space, session } = await site('no-embedding', 'members');
+    const cookie = await handedOver(space, session);
+    const from = (site: string, mode: string, dest: string) => visit(space, '/style.css', { cookie, 'sec-fetch-site': site, 'sec-fetch-mode': mode, 'sec-fetch-dest': dest });
+    expect((await from('same-origin', 'no-cors', 'style')).status).toBe(200);
+    expect((await from('cross-site', 'no-cors', 'script')).status).toBe(404);
+    expect((await from('same-site', 'cors', 'empty')).status).toBe(404);
+    // Following a link from elsewhere is fine; so is a client that sends no fetch metadata.
+    expect((await from('cross-site', 'navigate', 'document')).status).toBe(200);
+    expect((await visit(space, '/style.css', { cookie })).status).toBe(200);
+    // Public content may be included anywhere, as on any static host.
+    const { space: open } = await site('embeddable');
+    expect((await visit(open, '/style.css', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'style' })).status).toBe(200);
+  });
+
+  it('asks for the password of a protected space on its host, sets its cookie on the right one, and answers 429 after too many', async () => {
     const { owner, space } = await site('pw-site');
     await call(patchRoute, 'PATCH', '', { token: owner.token, body: { password: 'letmein' }, params: { id: space.id } });
     const form = await visit(space, '/');
     expect(form.status).toBe(401);
-    expect(await form.text()).toContain('<form method="post">');
+    const text = await form.text();
+    expect(text).toContain('<form method="post">');
+    // Members may open it with their account instead, through the app's origin.
+    expect(text).toContain(`href="${APP}/s/${space.id}/"`);
     const submit = (password: string, peer = '10.1.1.1') =>
       siteResponse(
-        new Request(`http://localhost:3000/s/${space.id}/docs/`, {
+        new Request(`${spaceOrigin(space.id)}/docs/`, {
           method: 'POST',
           body: new URLSearchParams({ password }),
           headers: { 'content-type': 'application/x-www-form-urlencoded', [PEER_HEADER]: peer },
@@ -124,44 +180,43 @@ describe('serving published spaces', () => {
     expect(await wrong.text()).toContain('Wrong password.');
     const right = await submit('letmein');
     expect(right.status).toBe(303);
-    expect(right.headers.get('location')).toBe(`http://localhost:3000/s/${space.id}/docs/`);
+    expect(right.headers.get('location')).toBe(`${spaceOrigin(space.id)}/docs/`);
     expect((await visit(space, '/docs/', { cookie: cookieOf(right) })).status).toBe(200);
+    expect((await visit(space, '/style.css', { cookie: cookieOf(right), 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' })).status).toBe(404);
     for (let i = 0; i < 9; i++) await submit('nope');
     expect((await submit('letmein')).status).toBe(429);
   });
 });
 
-describe('a separate content origin', () => {
+describe('without a content domain (sandboxed on the app origin)', () => {
   const saved = { ...config };
   afterEach(() => Object.assign(config, saved));
+  const at = (space: Site, path: string, headers: Record<string, string> = {}) => siteResponse(new Request(`${APP}/s/${space.id}${path}`, { headers }));
 
-  it('hands signed-in members over from the app origin with a single-use token, and ignores the app session there', async () => {
-    Object.assign(config, { contentBaseUrl: 'http://content.localhost:3000', separateContentOrigin: true });
-    const { space, session } = await site('two-origins', 'members');
-    // Content origin, no space cookie: off to the app origin, even with the app's session cookie.
-    const direct = await visit(space, '/docs/', { cookie: session }, 'http://content.localhost:3000');
-    expect(direct.status).toBe(303);
-    expect(direct.headers.get('location')).toBe(`http://localhost:3000/s/${space.id}/docs/`);
-    // App origin: signed in, so a hand-off token comes along.
-    const handOff = await visit(space, '/docs/', { cookie: session });
-    expect(handOff.status).toBe(303);
-    const target = new URL(handOff.headers.get('location')!);
-    expect(target.origin).toBe('http://content.localhost:3000');
-    const token = target.searchParams.get('atrium-access')!;
-    expect(token).toMatch(/^atrp_/);
-    const exchange = await visit(space, `/docs/?atrium-access=${token}`, {}, 'http://content.localhost:3000');
-    expect(exchange.status).toBe(303);
-    expect(exchange.headers.get('location')).toBe(`http://content.localhost:3000/s/${space.id}/docs/`);
-    const page = await visit(space, '/docs/', { cookie: cookieOf(exchange) }, 'http://content.localhost:3000');
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toContain('allow-same-origin');
-    // Strangers and unknown spaces end at the app origin's 404, not in a loop.
-    const stranger = await signIn('two-origins-stranger', 'web');
-    expect((await visit(space, '/', { cookie: `atrium_session=${stranger.token}` })).status).toBe(404);
-    expect((await visit({ id: 'sp_unknown' }, '/', {}, 'http://content.localhost:3000')).status).toBe(303);
-    expect((await visit({ id: 'sp_unknown' }, '/')).status).toBe(404);
-    // Single use.
-    const replay = await visit(space, `/docs/?atrium-access=${token}`, {}, 'http://content.localhost:3000');
-    expect(replay.headers.get('set-cookie')).toBeNull();
+  it('serves /s/<id>/ in a sandbox without same-origin, redirecting the bare id to its slash', async () => {
+    Object.assign(config, { contentDomain: null });
+    const { space } = await site('sandboxed');
+    expect((await at(space, '')).headers.get('location')).toBe(`${APP}/s/${space.id}/`);
+    const home = await at(space, '/');
+    expect(await home.text()).toBe('<h1>Home</h1>');
+    const csp = home.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/^sandbox allow-scripts/);
+    expect(csp).not.toContain('allow-same-origin');
+    expect((await at(UNKNOWN, '/')).status).toBe(404);
+  });
+
+  it('shows members-only spaces to signed-in members and gives them the space cookie for the page’s own requests', async () => {
+    Object.assign(config, { contentDomain: null });
+    const { space, session } = await site('private-site', 'members');
+    const anonymous = await at(space, '/');
+    expect(anonymous.status).toBe(404);
+    expect(await anonymous.text()).toContain('/signin?next=');
+    const member = await at(space, '/', { cookie: session });
+    expect(member.status).toBe(200);
+    const cookie = member.headers.get('set-cookie')!;
+    expect(cookie).toMatch(new RegExp(`^atrium_space_${space.id}=atrp_[\\w-]+; Path=/s/${space.id}/; HttpOnly; SameSite=None; Secure; Max-Age=43200$`));
+    expect((await at(space, '/style.css', { cookie: cookieOf(member) })).status).toBe(200);
+    const stranger = await signIn('private-stranger', 'web');
+    expect((await at(space, '/', { cookie: `atrium_session=${stranger.token}` })).status).toBe(404);
   });
 });

@@ -33,7 +33,7 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
           </p>
         </div>
         <div className="flex flex-wrap gap-3">
-          <BuildAppButton roomId={app.room.id} kind={app.room.kind} label="Rebuild preview" />
+          <BuildAppButton roomId={app.room.id} kind={app.room.kind} appId={app.id} pageId={app.build.pageId} label="Rebuild preview" />
           {app.canManage ? (
             <ButtonLink variant="secondary" href={`/v1/apps/${app.id}/export`}>
               Export zip
@@ -77,7 +77,9 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
             {app.build.error ? ` — ${app.build.error}` : ''}
           </p>
           {app.previewVersion ? (
-            <iframe title="Preview" src={app.previewUrl} className="h-[32rem] w-full rounded border border-slate-200" sandbox="allow-scripts allow-forms" />
+            // The preview keeps its own origin (the app space's host, never the app's), so its styles, scripts and cookie work;
+            // without a content domain the served page sandboxes itself (lib/spaces/content.ts).
+            <iframe title="Preview" src={app.previewUrl} className="h-[32rem] w-full rounded border border-slate-200" sandbox="allow-scripts allow-forms allow-same-origin" />
           ) : (
             <EmptyState>No preview yet: the first build failed.</EmptyState>
           )}
