@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { db } from '../db/client.ts';
 import type { Diff } from '../schemas/spaces.ts';
+import { contentTypeOf } from './content.ts';
 
 /** `db`, or inside a transaction its own client: never `db` there, which would take a second connection. */
 export type Queryable = Pick<typeof db, '$queryRaw' | '$executeRaw'>;
@@ -151,7 +152,12 @@ export async function findEntry(refs: ChunkRef[], path: string): Promise<Entry |
   return null;
 }
 
-const sameFile = (a: Entry, b: Entry) => a.sha256 === b.sha256 && a.contentType === b.contentType;
+/**
+ * Same bytes served the same way. Types compare as served: a type given
+ * explicitly that matches the one guessed from the name (a restore sends back
+ * what a version's files list shows) is no change.
+ */
+const sameFile = (a: Entry, b: Entry) => a.sha256 === b.sha256 && (a.contentType === b.contentType || contentTypeOf(a.path, a.contentType) === contentTypeOf(b.path, b.contentType));
 
 /**
  * What `next` changes against `base`. Chunks both share are unchanged as a

@@ -236,6 +236,26 @@ describe('commit', () => {
     expect((await db.space.findUniqueOrThrow({ where: { id: space.id } })).latestVersion).toBe(2);
   });
 
+  it('compares content after a restore: the types a version lists are the ones guessed, so nothing else looks changed', async () => {
+    const { token } = await signIn('restore-diff');
+    const space = await makeSpace(token, 'restore-diff');
+    const site = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`page-${i}.html`, `page ${i}`]));
+    const v2 = { ...site, 'page-0.html': 'new 0', 'page-1.html': 'new 1', 'style.css': 'h1{}' };
+    await push(token, space.id, site);
+    await push(token, space.id, v2);
+    // Restore version 1 as the web app does: its files list, types included, committed again.
+    const one = await call(versionRoute, 'GET', '', { token, params: { id: space.id, n: '1' } });
+    const files = one.json.files.map((f: { path: string; sha256: string; size: number; contentType: string }) => ({ path: f.path, sha256: f.sha256, size: f.size, contentType: f.contentType }));
+    expect(files[0].contentType).toBe('text/html; charset=utf-8');
+    const restored = await commit(token, space.id, files);
+    expect(restored.json.diff).toMatchObject({ added: [], changed: ['page-0.html', 'page-1.html'], removed: ['style.css'], unchanged: 8 });
+    // Pushing version 2's files again (no types, as the CLI does) changes just those again.
+    const again = await push(token, space.id, v2);
+    expect(again.commit.diff).toMatchObject({ added: ['style.css'], changed: ['page-0.html', 'page-1.html'], removed: [], unchanged: 8 });
+    const detail = await call(versionRoute, 'GET', '', { token, params: { id: space.id, n: '3' } });
+    expect(detail.json.diff.unchanged).toBe(8);
+  });
+
   it('shares unchanged files: a one-file change of 2,000 files stores one new manifest chunk', { timeout: 60_000 }, async () => {
     const { token } = await signIn('commit-d');
     const space = await makeSpace(token, 'commit-d');
