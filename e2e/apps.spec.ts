@@ -26,7 +26,10 @@ test('builds an app from a room, puts it live with a join code, and a visitor op
   await expect(page).toHaveURL(/\/apps\/app_\w+$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('App idea');
   await expect(page.getByTestId('app-status')).toHaveText('preview');
-  await expect(page.frameLocator('iframe[title="Preview"]').getByRole('heading', { level: 1 })).toHaveText('App idea');
+  const preview = page.frameLocator('iframe[title="Preview"]');
+  await expect(preview.getByRole('heading', { level: 1 })).toHaveText('App idea');
+  // The preview is styled: its stylesheet loads on the app space's own host (body margin 0, not the browser's 8px).
+  await expect(preview.locator('body')).toHaveCSS('margin', '0px');
 
   await page.getByLabel('Who may open it').selectOption('code');
   await page.getByRole('button', { name: 'Go live' }).click();
@@ -35,6 +38,13 @@ test('builds an app from a room, puts it live with a join code, and a visitor op
   expect(code).toMatch(/^[A-Z2-9]{8}$/);
   const liveUrl = (await page.getByTestId('live-url').textContent())!.trim();
   await expect(page.getByRole('table', { name: 'Deploys' })).toContainText('live');
+
+  // Rebuilding makes a new preview version of the same app, which can then be promoted.
+  const appPage = page.url();
+  await page.getByRole('button', { name: 'Rebuild preview' }).click();
+  await expect(page.getByRole('heading', { name: 'Preview (version 2)' })).toBeVisible();
+  expect(page.url()).toBe(appPage);
+  await expect(page.getByRole('button', { name: 'Promote preview v2' })).toBeVisible();
 
   // A visitor, signed out, is asked for the code, then sees the app.
   const visitor = await (await browser.newContext()).newPage();
