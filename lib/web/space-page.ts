@@ -1,7 +1,8 @@
 // The space pages' shared load: the layout and the tab page below it ask for
 // the same space in one request, so it is loaded once (React's cache). A
 // space the person may not see is the 404 page; a signed-out visitor of a
-// members-only space is sent to sign in first.
+// members-only space is sent to sign in first, and a visitor of a
+// password-protected one to the page that says where its password goes.
 import { redirect, notFound } from 'next/navigation';
 import { cache } from 'react';
 import type { Caller } from '../access/caller.ts';
@@ -15,6 +16,7 @@ export const spacePage = cache(async (id: string): Promise<{ caller: Caller; spa
   try {
     return { caller, space: await getSpace(caller, id) };
   } catch (error) {
+    if (error instanceof ApiError && error.code === 'unauthorized') redirect(`/protected/${encodeURIComponent(id)}`);
     if (!(error instanceof ApiError && error.code === 'not_found')) throw error;
     if (!caller.actor) redirect(`/signin?next=${encodeURIComponent(`/spaces/${id}`)}`);
     notFound();
