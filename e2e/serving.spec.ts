@@ -81,6 +81,11 @@ test('a members-only site is not found for visitors, and a password-protected on
   const locked = await publish(request, { 'index.html': '<h1>Secret page</h1>' }, { password: 'open sesame' });
   const visitor = await browser.newContext();
   const page = await visitor.newPage();
+  // The space's page in the app says where the password goes, rather than failing.
+  await page.goto(`/spaces/${locked.id}`);
+  await expect(page.getByRole('heading', { name: 'This space is protected by a password' })).toBeVisible();
+  await page.getByRole('link', { name: 'Open the site' }).click();
+  await expect(page).toHaveURL(locked.url);
   const asked = await page.goto(locked.url);
   expect(asked!.status()).toBe(401);
   await page.getByLabel('Password').fill('wrong');

@@ -13,14 +13,17 @@ import { getSpace } from '../spaces/spaces.ts';
 
 export const spacePage = cache(async (id: string): Promise<{ caller: Caller; space: Space }> => {
   const caller = await pageCaller();
+  let space: Space;
   try {
-    return { caller, space: await getSpace(caller, id) };
+    space = await getSpace(caller, id);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'unauthorized') redirect(`/protected/${encodeURIComponent(id)}`);
     if (!(error instanceof ApiError && error.code === 'not_found')) throw error;
     if (!caller.actor) redirect(`/signin?next=${encodeURIComponent(`/spaces/${id}`)}`);
     notFound();
   }
+  // A protected space's record is shown to anyone, its files only with the password.
+  if (!space.permissions.view) redirect(`/protected/${encodeURIComponent(id)}`);
+  return { caller, space };
 });
 
 export type SearchParams = Record<string, string | string[] | undefined>;

@@ -16,17 +16,13 @@ export default async function ProtectedSpace({ params }: { params: Promise<{ id:
   const { id } = await params;
   const caller = await pageCaller();
   const { actor } = caller;
-  const locked = await getSpace(caller, id).then(
-    () => false,
-    (error: unknown) => {
-      if (error instanceof ApiError && error.code === 'unauthorized') return true;
-      if (error instanceof ApiError && error.code === 'not_found') return null;
-      throw error;
-    },
-  );
-  if (locked === null) notFound();
+  const space = await getSpace(caller, id).catch((error: unknown) => {
+    if (error instanceof ApiError && error.code === 'not_found') return null;
+    throw error;
+  });
+  if (!space || !space.passwordProtected) notFound();
   // Someone who may see it after all (signed in since) goes to the space itself.
-  if (!locked) redirect(`/spaces/${encodeURIComponent(id)}`);
+  if (space.permissions.view) redirect(`/spaces/${encodeURIComponent(id)}`);
   return (
     <Page actor={actor} width="max-w-3xl">
       <section aria-labelledby="protected-title" className="py-10 text-center sm:py-16">
