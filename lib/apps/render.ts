@@ -59,7 +59,7 @@ ${body}
 }
 
 const CSS = `:root{color-scheme:light dark;--brand:#4338ca;--line:#e2e8f0;--muted:#64748b}
-*{box-sizing:border-box}body{margin:0;font:16px/1.55 ui-sans-serif,system-ui,sans-serif}
+[hidden]{display:none!important}*{box-sizing:border-box}body{margin:0;font:16px/1.55 ui-sans-serif,system-ui,sans-serif}
 header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75rem 1.25rem;border-bottom:1px solid var(--line)}
 header .name{font-size:1.1rem}nav{display:flex;gap:.75rem;flex-wrap:wrap}nav a{color:var(--brand);text-decoration:none}
 nav a[aria-current]{font-weight:600;text-decoration:underline}.who{margin-left:auto;color:var(--muted);font-size:.875rem}
