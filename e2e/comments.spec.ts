@@ -73,6 +73,11 @@ test('people comment on a file, reply, resolve; a guest comments; a page is revi
   await expect(form.getByRole('textbox', { name: 'Comment' })).toHaveValue('');
   // The quote is highlighted in the file.
   await expect.poll(() => page.evaluate(() => (CSS as unknown as { highlights: Map<string, unknown> }).highlights.has('atrium-comments'))).toBe(true);
+  // …and shown: the highlight has a style of its own.
+  const styled = await page.evaluate(() =>
+    [...document.styleSheets].some((sheet) => [...sheet.cssRules].some((rule) => rule instanceof CSSStyleRule && rule.selectorText.includes('::highlight(atrium-comments)') && rule.style.backgroundColor !== '')),
+  );
+  expect(styled).toBe(true);
 
   // The reviewer, in another browser, sees the thread and replies.
   const reviewerContext = await browser.newContext();
@@ -146,4 +151,21 @@ test('people comment on a file, reply, resolve; a guest comments; a page is revi
   await page.reload();
   await page.getByLabel('Thread status').selectOption('all');
   await expect(folded).toContainText('Comment from someone you blocked.');
+});
+
+test("the comments tab shows a file as the files tab does: markdown images load, and long lines scroll inside the page's width", async ({ page, request }) => {
+  const handle = `wide-${randomBytes(3).toString('hex')}`;
+  const ownerToken = await token(request, handle);
+  const space = await (await request.post('/v1/spaces', { headers: { authorization: `Bearer ${ownerToken}` }, data: { workspace: handle, name: 'Wide files' } })).json();
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="teal"/></svg>';
+  await push(request, ownerToken, space.id, { 'notes.md': '# Notes\n\n![diagram](img/diagram.svg)\n', 'img/diagram.svg': svg, 'long.ts': `export const line = '${'x'.repeat(600)}';\n` }, 'files');
+  await signIn(page, handle);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(`/spaces/${space.id}/comments?path=notes.md`);
+    await expect.poll(() => page.getByRole('img', { name: 'diagram' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
+    await page.goto(`/spaces/${space.id}/comments?path=long.ts`);
+    await expect(page.getByText("export const line")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  }
 });

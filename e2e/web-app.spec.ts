@@ -83,7 +83,7 @@ for (const size of WIDTHS) {
       await expect(diff).toContainText('added: 2');
       await expectNoSideways(page);
       await page.getByRole('table', { name: 'Versions' }).getByRole('link', { name: '1', exact: true }).click();
-      await expect(page.getByRole('link', { name: "Open version 1's site" })).toHaveAttribute('href', /\/s\/sp_\w+\/\?v=1$/);
+      await expect(page.getByRole('link', { name: "Open version 1's site" })).toHaveAttribute('href', /^http:\/\/sp-\w+\.localhost:\d+\/\?v=1$/);
       await page.getByRole('button', { name: 'Restore this version' }).click();
       await page.getByRole('dialog', { name: 'Restore version 1?' }).getByRole('button', { name: 'Restore' }).click();
       await expect(page.getByRole('status').filter({ hasText: 'Version 1 restored as version 3.' })).toBeVisible();

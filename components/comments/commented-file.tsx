@@ -22,8 +22,9 @@ export function CommentedFile({ children, ...props }: Props) {
     if (root.current) highlightQuotes(root.current, threads.filter((t) => t.quote && t.anchor?.status !== 'orphaned').map((t) => t.quote!));
   }, []);
   return (
-    <div className="grid gap-6 xl:grid-cols-[1fr_22rem]">
-      <div ref={root} data-testid="commentable">
+    // minmax(0, 1fr): a long line of code scrolls inside its block instead of widening the page.
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
+      <div ref={root} data-testid="commentable" className="min-w-0">
         {children}
       </div>
       <CommentThreads {...props} selection={selection} onClearSelection={() => setSelection(null)} onThreads={onThreads} />

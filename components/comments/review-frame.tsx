@@ -27,7 +27,7 @@ export function ReviewFrame({ srcDoc, ...props }: Props) {
     frame.current?.contentWindow?.postMessage({ type: 'atrium-highlight', quotes }, '*');
   }, []);
   return (
-    <div className="grid gap-6 xl:grid-cols-[1fr_22rem]">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
       <iframe
         ref={frame}
         title={`Review of ${props.path}`}

@@ -129,6 +129,7 @@ async function FileWithComments({ space, path, review }: { space: Space; path: s
           content={file.content}
           rawUrl={file.rawUrl}
           downloadUrl={`/v1/spaces/${space.id}/download/${encodePath(file.file.path)}?v=${file.versionNumber}`}
+          links={{ spaceId: space.id, version: file.versionNumber, siteUrl: space.url, latest: space.latestVersion }}
         />
       </CommentedFile>
     </>
