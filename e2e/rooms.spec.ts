@@ -168,3 +168,54 @@ test('a live space’s people and sources panels: invite by e-mail and join from
   await expect(sources).toContainText('No sources yet.');
   await expect(guestSources).toContainText('No sources yet.');
 });
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAAABJRU5ErkJggg==', 'base64');
+
+test('a live space’s editor has a toolbar for checklists and tables, and takes images chosen, pasted and dropped, with progress', async ({ browser }) => {
+  const handle = `writer-${Date.now().toString(36)}`;
+  const page = await newPerson(browser, handle);
+  const space = await page.evaluate(async (workspace) => {
+    const response = await fetch('/v1/live-spaces', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspace, name: 'Board' }) });
+    return response.json();
+  }, handle);
+  await page.goto(`/live-spaces/${space.id}`);
+  const editor = page.getByRole('textbox', { name: /^Page / });
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
+  await toolbar.getByRole('button', { name: 'Checklist' }).click();
+  await page.keyboard.type('Bring snacks');
+  await expect(toolbar.getByRole('button', { name: 'Checklist' })).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+
+  // Chosen with the toolbar's button: uploaded with progress, placed as an image block.
+  await toolbar.getByLabel('Choose images').setInputFiles({ name: 'chosen.png', mimeType: 'image/png', buffer: PNG });
+  await expect(editor.locator('img[alt="chosen"]')).toBeVisible();
+  await expect.poll(() => editor.locator('img[alt="chosen"]').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  await page.keyboard.press('Control+End');
+  await toolbar.getByRole('button', { name: 'Table' }).click();
+  await page.keyboard.type('Who');
+  await expect(editor.locator('table th').first()).toHaveText('Who');
+  // Pasted and dropped.
+  for (const [kind, name] of [['paste', 'pasted'], ['drop', 'dropped']] as const) {
+    await editor.evaluate(
+      (root, { kind, name, bytes }) => {
+        const data = new DataTransfer();
+        data.items.add(new File([new Uint8Array(bytes)], `${name}.png`, { type: 'image/png' }));
+        const box = root.getBoundingClientRect();
+        const event =
+          kind === 'paste'
+            ? new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true })
+            : new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true, clientX: box.left + 10, clientY: box.top + 10 });
+        root.dispatchEvent(event);
+      },
+      { kind, name, bytes: [...PNG] },
+    );
+    await expect(editor.locator(`img[alt="${name}"]`)).toBeVisible();
+  }
+  // What the editor wrote, the Markdown export reads.
+  await expect
+    .poll(async () => page.evaluate(async (id) => (await fetch(`/v1/live-spaces/${id}/markdown`)).text(), space.id))
+    .toMatch(/- \[ \] Bring snacks[\s\S]*!\[chosen\]\(http[^)]*\/v1\/live-spaces\/[\w-]+\/images\/img_\w+\)[\s\S]*\| Who[\s\S]*!\[pasted\]/);
+});

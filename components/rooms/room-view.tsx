@@ -195,7 +195,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
         <aside>{connection ? <PagesSidebar doc={connection.doc} pages={pages} current={current?.id ?? null} onSelect={setPageId} editable={caps.edit} here={here} /> : null}</aside>
         <main>
           {connection && current && synced ? (
-            <RoomEditor key={current.id} doc={connection.doc} provider={connection.provider} pageId={current.id} pageTitle={current.title} user={user} editable={caps.edit && status !== 'revoked'} aiSuggest={aiAvailable && 'aiSuggest' in room && room.aiSuggest} />
+            <RoomEditor key={current.id} doc={connection.doc} provider={connection.provider} pageId={current.id} pageTitle={current.title} user={user} editable={caps.edit && status !== 'revoked'} aiSuggest={aiAvailable && 'aiSuggest' in room && room.aiSuggest} imagesPath={kind === 'live' ? `/v1/live-spaces/${room.id}/images` : null} />
           ) : (
             <p className="text-sm text-slate-500">{status === 'revoked' ? '' : 'Loading the document…'}</p>
           )}

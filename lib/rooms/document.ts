@@ -2,18 +2,20 @@
 //   pages            Y.Array<Y.Map>  each { id, title }, in order
 //   page:<id>        Y.XmlFragment   the page's content, as Tiptap's
 //                                    Collaboration extension writes it
-//                                    (StarterKit nodes: paragraph, heading,
-//                                    bulletList, codeBlock, …)
+//                                    (lib/rooms/editor-schema.ts: paragraph,
+//                                    heading, lists, checklists, tables,
+//                                    images, codeBlock, …)
 // The web editor binds one fragment per page; the server reads the same
 // structure to export Markdown and writes it to seed templates.
 import { getSchema, type JSONContent } from '@tiptap/core';
-import StarterKit from '@tiptap/starter-kit';
+import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
 import { prosemirrorJSONToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-tiptap';
 import { defaultMarkdownSerializer, MarkdownSerializer } from 'prosemirror-markdown';
 import * as Y from 'yjs';
 import { randomUUID } from 'node:crypto';
+import { documentExtensions } from './editor-schema.ts';
 
-export const schema = getSchema([StarterKit.configure({ undoRedo: false })]);
+export const schema = getSchema(documentExtensions);
 
 export const PAGES = 'pages';
 export const pageField = (pageId: string) => `page:${pageId}`;
@@ -100,6 +102,18 @@ export function initialDocument(templateName: string | null, prompt: string | nu
 
 const d = defaultMarkdownSerializer;
 
+/** A table cell on one line: its text, and its images as Markdown images. */
+function cellText(cell: ProseMirrorNode): string {
+  const parts: string[] = [];
+  cell.descendants((node) => {
+    if (node.isText) parts.push(node.text ?? '');
+    else if (node.type.name === 'image') parts.push(` ![${node.attrs.alt ?? ''}](${node.attrs.src ?? ''}) `);
+    else if (node.isBlock) parts.push(' ');
+    return true;
+  });
+  return parts.join('').replace(/\s+/g, ' ').trim();
+}
+
 // prosemirror-markdown's serializer, with Tiptap's node and mark names.
 const serializer = new MarkdownSerializer(
   {
@@ -130,6 +144,32 @@ const serializer = new MarkdownSerializer(
       });
     },
     listItem: d.nodes.list_item,
+    taskList: (state, node) => state.renderList(node, '  ', () => '- '),
+    taskItem: (state, node) => {
+      state.write(node.attrs.checked ? '[x] ' : '[ ] ');
+      state.renderContent(node);
+    },
+    image: (state, node) => {
+      state.write(`![${state.esc(node.attrs.alt ?? '')}](${String(node.attrs.src ?? '').replace(/[()\s]/g, encodeURIComponent)}${node.attrs.title ? ` "${String(node.attrs.title).replace(/"/g, '\\"')}"` : ''})`);
+      state.closeBlock(node);
+    },
+    // A GitHub-flavoured table: the first row is the header; a cell is its text on one line.
+    table: (state, node) => {
+      const rows: string[][] = [];
+      node.forEach((row) => {
+        const cells: string[] = [];
+        row.forEach((cell) => cells.push(cellText(cell).replace(/\|/g, '\\|') || ' '));
+        rows.push(cells);
+      });
+      if (!rows.length) return state.closeBlock(node);
+      const width = Math.max(...rows.map((r) => r.length));
+      const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, i) => cells[i] ?? ' ').join(' | ')} |`;
+      state.write([line(rows[0]), line(Array(width).fill('---')), ...rows.slice(1).map(line)].join('\n'));
+      state.closeBlock(node);
+    },
+    tableRow: () => {},
+    tableCell: () => {},
+    tableHeader: () => {},
   },
   {
     bold: d.marks.strong,

@@ -1,0 +1,106 @@
+'use client';
+// The room editor's toolbar: text blocks, lists, checklists, code, quotes,
+// tables, links and (in live spaces) images. Each button says what it does
+// and shows whether it is on where the cursor is.
+import type { Editor } from '@tiptap/react';
+import { useEditorState } from '@tiptap/react';
+import { useRef, useState } from 'react';
+
+type Props = { editor: Editor; onImages: ((files: File[]) => void) | null };
+
+const button = 'rounded px-2 py-1 text-sm hover:bg-slate-100 disabled:opacity-40 aria-pressed:bg-indigo-100 aria-pressed:text-indigo-900 dark:hover:bg-slate-800 dark:aria-pressed:bg-indigo-900 dark:aria-pressed:text-indigo-100';
+
+export function EditorToolbar({ editor, onImages }: Props) {
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: e }) => ({
+      h2: e.isActive('heading', { level: 2 }),
+      h3: e.isActive('heading', { level: 3 }),
+      bullets: e.isActive('bulletList'),
+      numbers: e.isActive('orderedList'),
+      tasks: e.isActive('taskList'),
+      code: e.isActive('codeBlock'),
+      quote: e.isActive('blockquote'),
+      link: e.isActive('link'),
+      table: e.isActive('table'),
+    }),
+  });
+  const picker = useRef<HTMLInputElement>(null);
+  const [linking, setLinking] = useState<string | null>(null);
+  const chain = () => editor.chain().focus();
+  const tools: { label: string; text: string; on: boolean; run: () => void }[] = [
+    { label: 'Heading', text: 'H2', on: state.h2, run: () => chain().toggleHeading({ level: 2 }).run() },
+    { label: 'Subheading', text: 'H3', on: state.h3, run: () => chain().toggleHeading({ level: 3 }).run() },
+    { label: 'Bulleted list', text: '• List', on: state.bullets, run: () => chain().toggleBulletList().run() },
+    { label: 'Numbered list', text: '1. List', on: state.numbers, run: () => chain().toggleOrderedList().run() },
+    { label: 'Checklist', text: '☐ Tasks', on: state.tasks, run: () => chain().toggleTaskList().run() },
+    { label: 'Code block', text: '</>', on: state.code, run: () => chain().toggleCodeBlock().run() },
+    { label: 'Quote', text: '❝', on: state.quote, run: () => chain().toggleBlockquote().run() },
+    { label: 'Table', text: '▦ Table', on: state.table, run: () => chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run() },
+  ];
+  return (
+    <div role="toolbar" aria-label="Formatting" className="mb-2 flex flex-wrap items-center gap-1 rounded-md border border-slate-200 p-1 dark:border-slate-700">
+      {tools.map((tool) => (
+        <button key={tool.label} type="button" className={button} aria-label={tool.label} title={tool.label} aria-pressed={tool.on} onClick={tool.run}>
+          {tool.text}
+        </button>
+      ))}
+      <button
+        type="button"
+        className={button}
+        aria-label="Link"
+        title="Link"
+        aria-pressed={state.link}
+        onClick={() => (state.link ? chain().unsetLink().run() : setLinking(editor.getAttributes('link').href ?? 'https://'))}
+      >
+        🔗 Link
+      </button>
+      {onImages ? (
+        <>
+          <button type="button" className={button} aria-label="Image" title="Image (or paste or drop one)" onClick={() => picker.current?.click()}>
+            🖼 Image
+          </button>
+          <input
+            ref={picker}
+            type="file"
+            accept="image/png,image/jpeg,image/gif,image/webp,image/avif"
+            multiple
+            hidden
+            aria-label="Choose images"
+            onChange={(event) => {
+              const files = [...(event.target.files ?? [])];
+              event.target.value = '';
+              if (files.length) onImages(files);
+            }}
+          />
+        </>
+      ) : null}
+      {linking !== null ? (
+        <form
+          className="flex items-center gap-1"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const href = linking.trim();
+            if (/^(https?:|mailto:)/i.test(href)) chain().extendMarkRange('link').setLink({ href }).run();
+            setLinking(null);
+          }}
+        >
+          <label className="sr-only" htmlFor="editor-link">
+            Link address
+          </label>
+          <input
+            id="editor-link"
+            autoFocus
+            value={linking}
+            onChange={(event) => setLinking(event.target.value)}
+            onKeyDown={(event) => event.key === 'Escape' && setLinking(null)}
+            className="w-48 rounded border border-slate-300 px-2 py-0.5 text-sm dark:border-slate-600 dark:bg-slate-900"
+          />
+          <button type="submit" className={button}>
+            Set link
+          </button>
+        </form>
+      ) : null}
+    </div>
+  );
+}

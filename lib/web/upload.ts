@@ -1,0 +1,25 @@
+// Sends a file's bytes to an API route with upload progress, which fetch
+// cannot report: XMLHttpRequest, same-origin, signed in by the session
+// cookie. A failure rejects with the API's error message.
+export type UploadProgress = (sent: number, total: number) => void;
+
+export function uploadBytes<T>(path: string, file: Blob, onProgress: UploadProgress): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    request.setRequestHeader('content-type', file.type || 'application/octet-stream');
+    request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
+    request.onerror = () => reject(new Error('The upload did not reach the server; check the connection and try again.'));
+    request.onload = () => {
+      let body: { error?: { message?: string } } | null = null;
+      try {
+        body = JSON.parse(request.responseText);
+      } catch {
+        body = null;
+      }
+      if (request.status >= 200 && request.status < 300) resolve(body as T);
+      else reject(new Error(body?.error?.message ?? `The upload failed (${request.status}).`));
+    };
+    request.send(file);
+  });
+}

@@ -1,0 +1,39 @@
+// What the editor writes, the server reads: checklists, tables and image
+// blocks (lib/rooms/editor-schema.ts) export as Markdown, and a table becomes
+// an app's table when built.
+import * as Y from 'yjs';
+import { describe, expect, it } from 'vitest';
+import { addPage, pageMarkdown } from '@/lib/rooms/document.ts';
+import { outlineSpec } from '@/lib/apps/spec.ts';
+
+const text = (value: string) => ({ type: 'text', text: value });
+const paragraph = (value: string) => ({ type: 'paragraph', content: [text(value)] });
+const cell = (type: 'tableHeader' | 'tableCell', value: string) => ({ type, content: [paragraph(value)] });
+
+describe('the document model in Markdown', () => {
+  it('exports checklists, tables (GitHub style) and image blocks', () => {
+    const doc = new Y.Doc();
+    const id = addPage(doc, 'Plan', [
+      { type: 'heading', attrs: { level: 1 }, content: [text('Reading club')] },
+      { type: 'taskList', content: [{ type: 'taskItem', attrs: { checked: true }, content: [paragraph('Pick a book')] }, { type: 'taskItem', attrs: { checked: false }, content: [paragraph('Book a room')] }] },
+      { type: 'heading', attrs: { level: 2 }, content: [text('Books (form)')] },
+      {
+        type: 'table',
+        content: [
+          { type: 'tableRow', content: [cell('tableHeader', 'Title'), cell('tableHeader', 'Author')] },
+          { type: 'tableRow', content: [cell('tableCell', 'Dune'), cell('tableCell', 'Frank | Herbert')] },
+          { type: 'tableRow', content: [cell('tableCell', 'Emma'), { type: 'tableCell', content: [paragraph('Austen'), { type: 'image', attrs: { src: '/i/1', alt: 'portrait' } }] }] },
+        ],
+      },
+      { type: 'image', attrs: { src: 'https://atrium.example/v1/live-spaces/ls_1/images/img_1', alt: 'Cover (front)' } },
+    ]);
+    const markdown = pageMarkdown(doc, id);
+    expect(markdown).toContain('- [x] Pick a book\n\n- [ ] Book a room');
+    expect(markdown).toContain('| Title | Author |\n| --- | --- |\n| Dune | Frank \\| Herbert |\n| Emma | Austen ![portrait](/i/1) |');
+    expect(markdown).toContain('![Cover (front)](https://atrium.example/v1/live-spaces/ls_1/images/img_1)');
+    expect(markdown).not.toContain('could not be read');
+    // The outline builder reads the table as the app's table, visitors' rows and all.
+    const spec = outlineSpec(markdown, 'Plan');
+    expect(spec.tables).toEqual([{ name: 'books', title: 'Books', columns: ['Title', 'Author'], rows: [['Dune', 'Frank | Herbert'], ['Emma', 'Austen ![portrait](/i/1)']], guestWrites: true }]);
+  });
+});
