@@ -193,13 +193,13 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
 
       <div className="grid gap-6 lg:grid-cols-[12rem_minmax(0,1fr)_20rem]">
         <aside>{connection ? <PagesSidebar doc={connection.doc} pages={pages} current={current?.id ?? null} onSelect={setPageId} editable={caps.edit} here={here} /> : null}</aside>
-        <main>
+        <div className="min-w-0">
           {connection && current && synced ? (
             <RoomEditor key={current.id} doc={connection.doc} provider={connection.provider} pageId={current.id} pageTitle={current.title} user={user} editable={caps.edit && status !== 'revoked'} aiSuggest={aiAvailable && 'aiSuggest' in room && room.aiSuggest} imagesPath={kind === 'live' ? `/v1/live-spaces/${room.id}/images` : null} />
           ) : (
             <p className="text-sm text-slate-500">{status === 'revoked' ? '' : 'Loading the document…'}</p>
           )}
-        </main>
+        </div>
         <aside>
           <div role="tablist" aria-label="Panels" className="mb-3 flex gap-1 border-b border-slate-200 text-sm">
             {(['chat', 'people', 'sources'] as const).map((t) => (
