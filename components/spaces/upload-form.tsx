@@ -1,52 +1,44 @@
 'use client';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useState, type ComponentProps } from 'react';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { FileDrop } from '@/components/ui/file-drop.tsx';
 import { useToast } from '@/components/ui/toast.tsx';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
 import { web } from '@/lib/web/api-client.ts';
+import { plural } from '@/lib/web/format.ts';
+import { uploadBytes } from '@/lib/web/upload.ts';
 
-/**
- * Uploads one file as the raw body, as the API takes it. XMLHttpRequest
- * rather than fetch: only it reports upload progress.
- */
+/** Uploads each file chosen or dropped, one after the other, as the raw body the API takes, with progress. */
 export function UploadForm({ spaceId }: { spaceId: string }) {
   const router = useRouter();
   const toast = useToast();
-  const [progress, setProgress] = useState<number | null>(null);
+  const [progress, setProgress] = useState<ComponentProps<typeof FileDrop>['progress']>(null);
   const [error, setError] = useState<string | null>(null);
 
-  function upload(file: File) {
+  async function upload(files: File[]) {
     setError(null);
-    setProgress(0);
-    const request = new XMLHttpRequest();
-    request.open('POST', web.url(spacesApi.upload, { params: { id: spaceId }, query: { name: file.name } }));
-    request.setRequestHeader('content-type', file.type || 'application/octet-stream');
-    request.upload.onprogress = (event) => event.lengthComputable && setProgress(event.loaded / event.total);
-    request.onload = () => {
-      setProgress(null);
-      if (request.status >= 200 && request.status < 300) {
-        toast({ message: `Uploaded ${file.name}.` });
-        router.refresh();
-        return;
-      }
-      let message = `The upload failed (${request.status}).`;
+    let sent = 0;
+    for (const [index, file] of files.entries()) {
+      setProgress({ file, index, count: files.length, done: 0 });
       try {
-        message = JSON.parse(request.responseText).error.message ?? message;
-      } catch {}
-      setError(message);
-    };
-    request.onerror = () => {
-      setProgress(null);
-      setError('The upload did not reach the server. Check your connection and try again.');
-    };
-    request.send(file);
+        await uploadBytes(web.url(spacesApi.upload, { params: { id: spaceId }, query: { name: file.name } }), file, (bytes, total) => setProgress({ file, index, count: files.length, done: bytes / Math.max(total, 1) }));
+        sent++;
+      } catch (failure) {
+        setError(`${file.name}: ${(failure as Error).message}${files.length - index > 1 ? ` The ${plural(files.length - index - 1, 'file')} after it were not sent.` : ''}`);
+        break;
+      }
+    }
+    setProgress(null);
+    if (sent) {
+      toast({ message: sent === 1 ? `Uploaded ${files[0].name}.` : `Uploaded ${plural(sent, 'file')}.` });
+      router.refresh();
+    }
   }
 
   return (
     <div className="mb-4 space-y-2">
-      <FileDrop onFile={upload} busy={progress !== null} progress={progress} />
+      <FileDrop onFiles={(files) => void upload(files)} busy={progress !== null} progress={progress} />
       {error ? <ErrorNote>{error}</ErrorNote> : null}
     </div>
   );
