@@ -36,7 +36,12 @@ test('a person runs SQL in the console, restores the database to before a change
   const local = new Date(beforeChange - new Date(beforeChange).getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
   await page.getByLabel('Restore to').fill(local);
   await page.getByRole('button', { name: 'Restore', exact: true }).click();
+  // Asked first, in the app's own dialog.
+  await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
   await expect(page.getByText(/Restored to/)).toBeVisible();
+  // The way back survives a reload.
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Undo' })).toBeVisible();
   await page.getByLabel('SQL', { exact: true }).fill('SELECT group_concat(name) AS names FROM pets');
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(page.getByRole('table', { name: 'Query result' }).getByRole('cell', { name: 'Rex', exact: true })).toBeVisible();

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, ButtonLink } from '@/components/ui/button.tsx';
 import { Card, EmptyState, ErrorNote } from '@/components/ui/card.tsx';
+import { useConfirm } from '@/components/ui/dialog.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { spacedbApi } from '@/lib/schemas/spacedb.ts';
 import { web } from '@/lib/web/api-client.ts';
@@ -236,29 +237,43 @@ function localInput(ms: number) {
   return d.toISOString().slice(0, 19);
 }
 
+/** The last restore's or reset's undo, kept in this browser so that a reload does not lose it. */
+const undoKey = (id: string) => `atrium.spacedb-undo.${id}`;
+type Undo = { status: string; bookmark: string | number };
+
 function Danger({ id, onChange }: { id: string; onChange: () => void }) {
+  const confirm = useConfirm();
   const [at, setAt] = useState(() => localInput(Date.now() - 3600_000));
-  const [status, setStatus] = useState<string | null>(null);
-  const [undo, setUndo] = useState<string | number | null>(null);
+  const [undo, setUndoState] = useState<Undo | null>(null);
   const [error, setError] = useState<string | null>(null);
-  async function restore(target: string | number) {
+  useEffect(() => {
+    try {
+      setUndoState(JSON.parse(localStorage.getItem(undoKey(id)) ?? 'null'));
+    } catch {
+      setUndoState(null);
+    }
+  }, [id]);
+  const setUndo = (value: Undo) => {
+    setUndoState(value);
+    localStorage.setItem(undoKey(id), JSON.stringify(value));
+  };
+  async function restore(target: string | number, ask: boolean) {
     setError(null);
+    if (ask && !(await confirm({ title: `Restore the database to ${new Date(target).toLocaleString()}?`, description: 'What is there now stays in the history: Undo brings it back.', confirmLabel: 'Restore' }))) return;
     try {
       const answer = await web.call(spacedbApi.restore, { params: { id }, body: { at: target } });
-      setStatus(`Restored to ${new Date(answer.restoredTo).toLocaleString()}.`);
-      setUndo(answer.undoBookmark);
+      setUndo({ status: `Restored to ${new Date(answer.restoredTo).toLocaleString()}.`, bookmark: answer.undoBookmark });
       onChange();
     } catch (e) {
       setError(message(e));
     }
   }
   async function reset() {
-    if (!window.confirm('Drop every table, view, index and trigger of this database? You can undo it by restoring.')) return;
+    if (!(await confirm({ title: 'Reset the database?', description: 'Every table, view, index and trigger is dropped. You can undo it by restoring.', confirmLabel: 'Reset database', danger: true }))) return;
     setError(null);
     try {
       const answer = await web.call(spacedbApi.reset, { params: { id } });
-      setStatus('Every table was dropped.');
-      setUndo(answer.before);
+      setUndo({ status: 'Every table was dropped.', bookmark: answer.before });
       onChange();
     } catch (e) {
       setError(message(e));
@@ -274,7 +289,7 @@ function Danger({ id, onChange }: { id: string; onChange: () => void }) {
           Restore to
           <input type="datetime-local" step={1} value={at} onChange={(e) => setAt(e.target.value)} className="mt-1 block rounded-md border border-slate-300 px-3 py-2 text-sm" />
         </label>
-        <Button variant="secondary" onClick={() => restore(new Date(at).getTime())}>
+        <Button variant="secondary" onClick={() => restore(new Date(at).getTime(), true)}>
           Restore
         </Button>
         <Button variant="danger" onClick={reset}>
@@ -282,14 +297,12 @@ function Danger({ id, onChange }: { id: string; onChange: () => void }) {
         </Button>
       </div>
       <div className="mt-3" aria-live="polite">
-        {status ? (
+        {undo ? (
           <p className="text-sm">
-            {status}{' '}
-            {undo !== null ? (
-              <Button variant="secondary" className="ml-2" onClick={() => restore(undo)}>
-                Undo
-              </Button>
-            ) : null}
+            {undo.status}{' '}
+            <Button variant="secondary" className="ml-2" onClick={() => restore(undo.bookmark, false)}>
+              Undo
+            </Button>
           </p>
         ) : null}
         {error ? <ErrorNote>{error}</ErrorNote> : null}
