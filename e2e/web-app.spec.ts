@@ -129,6 +129,11 @@ test('the shell reaches everything: workspace switcher, jump-to, API tokens made
   const secret = await page.getByRole('status', { name: 'New API token' }).getByLabel('API token').textContent();
   expect((await request.get('/v1/me', { headers: { authorization: `Bearer ${secret}` } })).status()).toBe(200);
   await expectAccessible(page);
+  // Revoked, it is no longer shown as if it worked.
+  await page.getByRole('button', { name: 'Revoke CI deploys' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByRole('status', { name: 'New API token' })).toHaveCount(0);
+  expect((await request.get('/v1/me', { headers: { authorization: `Bearer ${secret}` } })).status()).toBe(401);
 
   // Deleting the space asks first; Escape cancels, the danger button deletes.
   await page.goto(`/spaces/${space.id}/settings`);

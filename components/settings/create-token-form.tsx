@@ -9,11 +9,16 @@ import { authApi } from '@/lib/schemas/auth.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 
-/** Makes an API token (for CI, scripts); its secret is shown this once, with a copy button. */
-export function CreateTokenForm() {
+/**
+ * Makes an API token (for CI, scripts); its secret is shown this once, with a
+ * copy button, and no longer once the token is revoked (`activeIds`: the
+ * tokens the page lists).
+ */
+export function CreateTokenForm({ activeIds }: { activeIds: string[] }) {
   const router = useRouter();
   const { busy, error, run } = useAction();
-  const [made, setMade] = useState<{ token: string; label: string } | null>(null);
+  const [created, setMade] = useState<{ token: string; id: string; label: string } | null>(null);
+  const made = created && activeIds.includes(created.id) ? created : null;
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
@@ -21,7 +26,7 @@ export function CreateTokenForm() {
     void run(
       () => web.call(authApi.createToken, { body: { label } }),
       (result) => {
-        setMade({ token: result.token, label: result.label });
+        setMade({ token: result.token, id: result.id, label: result.label });
         form.reset();
         router.refresh();
       },

@@ -18,7 +18,7 @@ export default async function TokensPage() {
   return (
     <SettingsFrame actor={actor} current="/settings/tokens">
       <Card title="New API token">
-        <CreateTokenForm />
+        <CreateTokenForm activeIds={tokens.map((token) => token.id)} />
       </Card>
       <Card title="API tokens and sessions">
         <p className="mb-4 text-sm text-slate-600 dark:text-slate-300">
