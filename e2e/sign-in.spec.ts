@@ -88,7 +88,9 @@ test('a person signs in by e-mail link, changes their handle, and signs out', as
     await handle.fill('reader');
     await expect(page.getByText('@reader is available.')).toBeVisible();
     await page.getByRole('button', { name: 'Change handle' }).click();
-    await expect(page.getByRole('status')).toHaveText('Saved.');
+    // Asked first: links with the old handle stop working.
+    await page.getByRole('dialog', { name: 'Change your handle to @reader?' }).getByRole('button', { name: 'Change handle' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Your handle is now @reader.' })).toBeVisible();
     await expect(page.getByRole('banner')).toContainText('@reader');
 
     await page.goto('/settings/tokens');

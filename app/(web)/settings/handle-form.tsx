@@ -1,8 +1,10 @@
 'use client';
 
+import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
+import { useConfirm } from '@/components/ui/dialog.tsx';
 import { Field } from '@/components/ui/field.tsx';
 import { web } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
@@ -15,7 +17,9 @@ export function HandleForm({ current }: { current: string }) {
   const { busy: saving, error, run } = useAction();
   const [handle, setHandle] = useState(current);
   const [check, setCheck] = useState<Check>({ handle: current, problem: null });
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const confirm = useConfirm();
+  const router = useRouter();
 
   // Ask the server about the handle once typing pauses.
   useEffect(() => {
@@ -36,9 +40,17 @@ export function HandleForm({ current }: { current: string }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    const yes = await confirm({
+      title: `Change your handle to @${handle}?`,
+      description: `Links that use @${current} stop working, and someone else may take it.`,
+      confirmLabel: 'Change handle',
+    });
+    if (!yes) return;
     await run(async () => {
       await web.call(accountsApi.handle, { body: { handle } });
-      setSaved(true);
+      setSaved(handle);
+      // The header, the workspace switcher and this page's `current` follow the new handle.
+      router.refresh();
     });
   }
 
@@ -50,7 +62,7 @@ export function HandleForm({ current }: { current: string }) {
         value={handle}
         onChange={(event) => {
           setHandle(event.target.value.trim().toLowerCase());
-          setSaved(false);
+          setSaved(null);
         }}
         autoComplete="username"
         spellCheck={false}
@@ -58,7 +70,14 @@ export function HandleForm({ current }: { current: string }) {
         error={checked ? check.problem : null}
       />
       {error ? <ErrorNote>{error}</ErrorNote> : null}
-      {saved ? <p role="status" className="text-sm text-green-800">Saved.</p> : null}
+      {saved ? (
+        <p role="status" className="text-sm text-green-800 dark:text-green-300">
+          Your handle is now @{saved}.{' '}
+          <a href={`/u/${saved}`} className="underline">
+            Your profile
+          </a>
+        </p>
+      ) : null}
       <Button type="submit" disabled={saving || handle === current || !checked || check.problem !== null}>
         {saving ? 'Saving…' : 'Change handle'}
       </Button>
