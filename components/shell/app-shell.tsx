@@ -33,7 +33,8 @@ export async function AppShell({ actor, workspace, crumbs = [], children, width 
         Skip to content
       </a>
       <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
-        <div className={`mx-auto flex ${width} min-w-0 flex-wrap items-center gap-2 px-4 pt-3`}>
+        {/* The header keeps one width on every page; only the page's column narrows (sign-in, forms). */}
+        <div className="mx-auto flex min-w-0 max-w-6xl flex-wrap items-center gap-2 px-4 pt-3">
           <Logo />
           {actor ? (
             <>
@@ -70,7 +71,7 @@ export async function AppShell({ actor, workspace, crumbs = [], children, width 
             )}
           </div>
         </div>
-        <div className={`mx-auto ${width} px-4 py-2`}>
+        <div className="mx-auto max-w-6xl px-4 py-2">
           <PrimaryNav signedIn={actor !== null} />
         </div>
       </header>
