@@ -23,7 +23,10 @@ export function CopyButton({ value, label = 'Copy', className = '' }: { value: s
         setTimeout(() => setCopied(false), 2000);
       }}
     >
-      <span aria-hidden="true">{copied ? '✓' : '⧉'}</span>
+      {/* Drawn, not a glyph: "⧉" is missing from many systems' fonts. */}
+      <svg aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round">
+        {copied ? <path d="M3 8.5l3 3 7-7" /> : <><rect x="5.5" y="5.5" width="8" height="8" rx="1.5" /><path d="M10.5 3.5v-.5a1.5 1.5 0 0 0-1.5-1.5H4a1.5 1.5 0 0 0-1.5 1.5v5A1.5 1.5 0 0 0 4 10.5h.5" /></>}
+      </svg>
       <span>{copied ? 'Copied' : 'Copy'}</span>
     </Button>
   );
