@@ -26,9 +26,7 @@ export default async function SpaceLayout({ params, children }: { params: Promis
           <h1 className="text-2xl font-bold tracking-tight">{space.name}</h1>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
             <VisibilityBadge visibility={space.visibility} passwordProtected={space.passwordProtected} />
-            <span>{space.visibility === 'public' ? 'public' : 'members only'}</span>
-            {space.passwordProtected ? <span>· password protected</span> : null}
-            <span>· {space.latestVersion ? `version ${space.latestVersion}` : 'nothing published yet'}</span>
+            <span>{space.latestVersion ? `version ${space.latestVersion}` : 'nothing published yet'}</span>
           </p>
         </div>
         {space.latestVersion ? (
