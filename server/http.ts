@@ -131,8 +131,9 @@ async function writeAnswer(request: IncomingMessage, response: ServerResponse, a
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) headers[name.toLowerCase()] = value;
   for (const [name, value] of answer.headers) if (name !== 'set-cookie') headers[name] = value;
-  // An answer that says who may frame it (published pages) is not refused every frame by X-Frame-Options.
-  if (headers['content-security-policy']?.toString().includes('frame-ancestors')) delete headers['x-frame-options'];
+  // An answer that says who may frame it (published pages) is not refused every frame by the default
+  // X-Frame-Options; one it sets itself (a site's _headers) stays.
+  if (headers['content-security-policy']?.toString().includes('frame-ancestors') && !answer.headers.has('x-frame-options')) delete headers['x-frame-options'];
   const cookies = answer.headers.getSetCookie();
   if (cookies.length) headers['set-cookie'] = cookies;
   if (!answer.body || request.method === 'HEAD') {

@@ -31,6 +31,12 @@ function printDiff(diff: Diff) {
   say(describeDiff(diff));
 }
 
+/** What the site's _redirects and _headers gave, and each line left out with why (on stderr: a warning, not data). */
+function describeRules(rules: NonNullable<Answer<typeof spacesApi.commit>['rules']>) {
+  say(`Rules: ${rules.redirects} from _redirects, ${rules.headers} from _headers.`);
+  for (const line of rules.ignored) note(`warning: ${line.file}${line.line ? ` line ${line.line}` : ''} ignored: ${line.reason}`);
+}
+
 async function upload(client: AtriumClient, spaceId: string, missing: string[], local: Map<string, { absolute: string; size: number }>, json: boolean) {
   const blobs = [...new Set(missing)].map((sha) => ({ sha, ...local.get(sha)! }));
   const progress = new Progress('Uploading', blobs.length, blobs.reduce((n, b) => n + b.size, 0), !json);
@@ -101,6 +107,7 @@ async function push(this: Command, dir: string | undefined, options: { message?:
     say(`Nothing changed: ${files.length} files, ${formatBytes(totalBytes)} are already the latest version.`);
   } else {
     say(`Published version ${result.version.number} (${describeDiff(result.diff)}; uploaded ${uploaded} of ${files.length} files).`);
+    if (result.rules) describeRules(result.rules);
   }
   say(result.url);
 }

@@ -6,6 +6,15 @@ const tag = 'Spaces';
 const publishing = 'Spaces: publishing';
 const uploadsTag = 'Spaces: uploads';
 
+/** What a version's rule files gave (lib/spaces/site-rules.ts). */
+export const siteRulesSummary = z
+  .object({
+    redirects: z.number().int().meta({ description: 'Rules taken from `_redirects`.' }),
+    headers: z.number().int().meta({ description: 'Path rules taken from `_headers`.' }),
+    ignored: z.array(z.object({ file: z.enum(['_redirects', '_headers']), line: z.number().int(), reason: z.string() })).meta({ description: 'Lines left out, and why.' }),
+  })
+  .meta({ id: 'SiteRules' });
+
 const spaceId = text().min(1).max(100);
 export const sha256 = text().regex(SHA256_PATTERN, 'must be 64 lowercase hexadecimal characters (a SHA-256)');
 const idParams = z.object({ id: spaceId });
@@ -293,7 +302,14 @@ export const spacesApi = {
     params: idParams,
     body: z.object({ files: fileList, message: text({ multiline: true }).max(1000).optional() }),
     maxBodyBytes: MANIFEST_BODY_LIMIT,
-    response: z.object({ version: version.nullable().meta({ description: 'null when nothing changed.' }), diff, url: z.string() }).meta({ id: 'VersionCommit' }),
+    response: z
+      .object({
+        version: version.nullable().meta({ description: 'null when nothing changed.' }),
+        diff,
+        url: z.string(),
+        rules: siteRulesSummary.optional().meta({ description: "The new version's `_redirects` and `_headers`: rules taken and lines left out. Absent when it has neither." }),
+      })
+      .meta({ id: 'VersionCommit' }),
     errors: [400, 401, 403, 404, 409, 413],
   }),
   versions: endpoint({
@@ -424,6 +440,7 @@ export const spacesApi = {
 export type Space = z.infer<typeof space>;
 export type FileEntryInput = z.infer<typeof fileEntry>;
 export type Diff = z.infer<typeof diff>;
+export type SiteRulesSummary = z.infer<typeof siteRulesSummary>;
 export type Version = z.infer<typeof version>;
 export type Upload = z.infer<typeof upload>;
 export type VisitorStats = z.infer<typeof visitorStats>;

@@ -10,18 +10,19 @@ import type { Caller, SignedInCaller } from '../access/caller.ts';
 import { rolesWith } from '../access/capabilities.ts';
 import { forgetToken, TOKEN_REFUSED } from '../auth/tokens.ts';
 import { config } from '../config.ts';
-import { db, query, type PrismaClient } from '../db/client.ts';
+import { db, Prisma, query, type PrismaClient } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
 import type { IncomingBody } from '../http/body.ts';
 import { ApiError } from '../http/errors.ts';
 import type { FileAnswer } from '../http/files.ts';
-import type { Diff, FileEntryInput, Version } from '../schemas/spaces.ts';
+import type { Diff, FileEntryInput, SiteRulesSummary, Version } from '../schemas/spaces.ts';
 import { blobStore } from '../storage/index.ts';
 import { checkRoom, claimBlob, holdBlob, releaseReservation, startBlobPut, storageFull, storageUsage, touchBlobs } from '../storage/usage.ts';
 import { attachment, contentTypeOf, emptyStream } from './content.ts';
 import { chunkEntries, chunkOf, chunkRefs, comparePaths, diffManifests, findEntry, loadChunks, manifestEntries, storeChunks, type ChunkRef, type Entry } from './manifest.ts';
 import { normalizePath } from './paths.ts';
 import { siteUrl } from './hosts.ts';
+import { parseHeaders, parseRedirects, RULE_LIMITS, type IgnoredLine, type SiteRules } from './site-rules.ts';
 import { spaceWith } from './spaces.ts';
 import { createTicket } from './tickets.ts';
 import { queueWebhookEvent } from '../webhooks/events.ts';
@@ -68,19 +69,24 @@ async function missingBlobs(workspaceId: string, hashes: string[]): Promise<stri
   return [...new Set(hashes)].filter((h) => !have.has(h));
 }
 
-// A version's chunk index never changes once written.
-const refsCache = new Map<string, ChunkRef[]>();
+// A version's chunk index and rules never change once written.
+const siteCache = new Map<string, { refs: ChunkRef[]; rules: SiteRules | null }>();
+
+/** A version as its site is served: the chunk index and the site's rules. Versions never change, so both are cached. */
+export async function versionSite(spaceId: string, number: number, client: Pick<PrismaClient, 'version'> = db): Promise<{ refs: ChunkRef[]; rules: SiteRules | null } | null> {
+  const key = `${spaceId}:${number}`;
+  const cached = siteCache.get(key);
+  if (cached) return cached;
+  const row = await client.version.findUnique({ where: { spaceId_number: { spaceId, number } }, select: { chunks: true, siteRules: true } });
+  if (!row) return null;
+  const site = { refs: row.chunks as ChunkRef[], rules: (row.siteRules as SiteRules | null) ?? null };
+  if (siteCache.size > 10_000) siteCache.clear();
+  siteCache.set(key, site);
+  return site;
+}
 
 export async function versionRefs(spaceId: string, number: number, client: Pick<PrismaClient, 'version'> = db): Promise<ChunkRef[] | null> {
-  const key = `${spaceId}:${number}`;
-  const cached = refsCache.get(key);
-  if (cached) return cached;
-  const row = await client.version.findUnique({ where: { spaceId_number: { spaceId, number } }, select: { chunks: true } });
-  if (!row) return null;
-  const refs = row.chunks as ChunkRef[];
-  if (refsCache.size > 10_000) refsCache.clear();
-  refsCache.set(key, refs);
-  return refs;
+  return (await versionSite(spaceId, number, client))?.refs ?? null;
 }
 
 const versionSelect = {
@@ -183,13 +189,34 @@ export async function putBlob(caller: SignedInCaller, id: string, sha256: string
 
 const PUSH_ROLES: string[] = rolesWith('push');
 
+/** The version's `_redirects` and `_headers`, parsed (lib/spaces/site-rules.ts); null when it has neither. */
+async function readSiteRules(entries: Entry[]): Promise<{ rules: SiteRules; ignored: IgnoredLine[] } | null> {
+  const file = (name: string) => entries.find((e) => e.path === name) ?? null;
+  const redirects = file('_redirects');
+  const headers = file('_headers');
+  if (!redirects && !headers) return null;
+  const ignored: IgnoredLine[] = [];
+  const read = async (entry: Entry | null, name: IgnoredLine['file']) => {
+    if (!entry) return '';
+    if (entry.size > RULE_LIMITS.fileBytes) {
+      ignored.push({ file: name, line: 0, reason: `the file is larger than ${RULE_LIMITS.fileBytes / 1024} KB; none of it is used` });
+      return '';
+    }
+    return new TextDecoder().decode(await readPrefix(entry.sha256, entry.size));
+  };
+  const parsedRedirects = parseRedirects(await read(redirects, '_redirects'));
+  const parsedHeaders = parseHeaders(await read(headers, '_headers'));
+  ignored.push(...parsedRedirects.ignored, ...parsedHeaders.ignored);
+  return { rules: { redirects: parsedRedirects.rules, headers: parsedHeaders.rules }, ignored };
+}
+
 const noChange = (diff: Diff) => !diff.added.length && !diff.changed.length && !diff.removed.length;
 
 export async function commitVersion(
   caller: SignedInCaller,
   id: string,
   readInput: ReadInput<{ files: FileEntryInput[]; message?: string }>,
-): Promise<{ version: Version | null; diff: Diff; url: string }> {
+): Promise<{ version: Version | null; diff: Diff; url: string; rules?: SiteRulesSummary }> {
   const { space } = await spaceWith(caller, id, 'push');
   const input = await readInput();
   const entries = prepareEntries(input.files);
@@ -213,6 +240,7 @@ export async function commitVersion(
   const refs = chunkRefs(chunks);
   const bytes = entries.reduce((sum, e) => sum + e.size, 0);
   const url = siteUrl(space.id);
+  const rules = await readSiteRules(entries);
   return db.$transaction(
     async (tx) => {
       const [locked] = await tx.$queryRaw<{ latestVersion: number }[]>`SELECT "latestVersion" FROM "Space" WHERE "id" = ${space.id} FOR UPDATE`;
@@ -230,13 +258,23 @@ export async function commitVersion(
       }
       await storeChunks(chunks, tx);
       const row = await tx.version.create({
-        data: { spaceId: space.id, number: previous + 1, message: input.message || null, authorId: caller.actor.user.id, fileCount: entries.length, bytes: BigInt(bytes), chunks: refs },
+        data: {
+          spaceId: space.id,
+          number: previous + 1,
+          message: input.message || null,
+          authorId: caller.actor.user.id,
+          fileCount: entries.length,
+          bytes: BigInt(bytes),
+          chunks: refs,
+          siteRules: rules ? rules.rules : Prisma.DbNull,
+        },
         select: versionSelect,
       });
       await tx.space.update({ where: { id: space.id }, data: { latestVersion: previous + 1 } });
       const version = versionOut(row);
       await queueWebhookEvent(tx, space.workspaceId, 'version.committed', { space: { id: space.id, name: space.name, url }, version, diff: { added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length, unchanged: diff.unchanged } });
-      return { version, diff, url };
+      const summary = rules ? { rules: { redirects: rules.rules.redirects.length, headers: rules.rules.headers.length, ignored: rules.ignored } } : {};
+      return { version, diff, url, ...summary };
     },
     // Longer than the default: the first commit of a 100,000-file site
     // compresses and stores about 200 manifest chunks in here.

@@ -34,9 +34,10 @@ import { ApiError } from '../http/errors.ts';
 import { FileAnswer } from '../http/files.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
 import { contentTypeOf, siteCsp } from './content.ts';
-import { findEntry, type ChunkRef } from './manifest.ts';
+import { findEntry, type ChunkRef, type Entry } from './manifest.ts';
 import { normalizePath } from './paths.ts';
-import { versionRefs } from './publishing.ts';
+import { versionSite } from './publishing.ts';
+import { headersFor, matchRedirect } from './site-rules.ts';
 import { spaceOrigin } from './hosts.ts';
 import { loadSpace, type LoadedSpace } from './spaces.ts';
 import { UNLOCK_LIFETIME, unlockSpace } from './unlock.ts';
@@ -69,7 +70,7 @@ export type SiteVisit = {
 /** What to answer; `grant` is a new value for the space's cookie. */
 export type SiteAnswer = { grant?: string } & (
   | { kind: 'file'; file: FileAnswer }
-  | { kind: 'redirect'; location: string; status: 303 | 308 }
+  | { kind: 'redirect'; location: string; status: 301 | 302 | 303 | 307 | 308 }
   | { kind: 'password'; status: 400 | 401 | 429; error: string | null; memberUrl: string | null }
   | { kind: 'not-found'; message: string; signInUrl: string | null }
 );
@@ -150,11 +151,32 @@ async function acceptHandOff(url: URL, id: string, token: string): Promise<SiteA
   return answer;
 }
 
-async function resolveFile(refs: ChunkRef[], path: string) {
+/** The rule files are read at commit and never served. */
+const RULE_FILES = new Set(['_redirects', '_headers']);
+
+/**
+ * What answers a path inside a version, before any rule: the file itself, a
+ * folder's index.html (a folder asked without its slash is redirected to it),
+ * else `<path>.html` (clean URLs, as Netlify and Cloudflare Pages serve them).
+ */
+async function resolveFile(refs: ChunkRef[], path: string): Promise<{ entry: Entry | null; redirect: boolean }> {
   if (path === '' || path.endsWith('/')) return { entry: await findEntry(refs, `${path}index.html`), redirect: false };
+  if (RULE_FILES.has(path)) return { entry: null, redirect: false };
   const entry = await findEntry(refs, path);
   if (entry) return { entry, redirect: false };
-  return { entry: null, redirect: (await findEntry(refs, `${path}/index.html`)) !== null };
+  if (await findEntry(refs, `${path}/index.html`)) return { entry: null, redirect: true };
+  return { entry: await findEntry(refs, `${path}.html`), redirect: false };
+}
+
+/** A path inside the site, decoded and normalised: "" for the root, a folder with its trailing slash; null when it cannot be. */
+function sitePath(raw: string): string | null {
+  try {
+    const decoded = decodeURIComponent(raw);
+    if (decoded === '') return '';
+    return decoded.endsWith('/') ? `${normalizePath(decoded.slice(0, -1))}/` : normalizePath(decoded);
+  } catch {
+    return null;
+  }
 }
 
 /** A sub-resource (script, image, fetch…) that another site, even a sibling under the content domain, made the browser ask for. */
@@ -187,33 +209,54 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
 
   const asked = url.searchParams.get('v');
   const number = asked && /^[1-9]\d{0,8}$/.test(asked) ? Number(asked) : space.latestVersion;
-  const refs = number > 0 && number <= space.latestVersion ? await versionRefs(space.id, number) : null;
-  if (!refs) return notFound(null, space.latestVersion ? `There is no version ${number}.` : 'Nothing has been published here yet.');
+  const site = number > 0 && number <= space.latestVersion ? await versionSite(space.id, number) : null;
+  if (!site) return notFound(null, space.latestVersion ? `There is no version ${number}.` : 'Nothing has been published here yet.');
+  const { refs } = site;
 
-  let path: string;
-  try {
-    const raw = decodeURIComponent(visit.inner);
-    path = raw === '' || raw.endsWith('/') ? (raw === '' ? '' : `${normalizePath(raw.slice(0, -1))}/`) : normalizePath(raw);
-  } catch {
-    return notFound(null);
+  const path = sitePath(visit.inner);
+  if (path === null) return notFound(null);
+  const base = visit.where === 'own-host' ? url.origin : `${url.origin}/s/${id}`;
+  // The site's own rules (_redirects): the first that matches, unless forced, yields to a file that answers.
+  const rule = site.rules ? matchRedirect(site.rules.redirects, `/${path}`) : null;
+  let resolved = rule?.rule.force ? { entry: null, redirect: false } : await resolveFile(refs, path);
+  if (resolved.redirect) return { kind: 'redirect', location: `${url.origin}${url.pathname}/${url.search}`, status: 308 };
+  let status: 200 | 404 = 200;
+  if (!resolved.entry && rule) {
+    const { rule: { status: ruleStatus }, target } = rule;
+    if (ruleStatus !== 200 && ruleStatus !== 404) {
+      const location = /^https?:\/\//i.test(target) ? target : `${base}${target}`;
+      return { kind: 'redirect', location: location.includes('?') || !url.search ? location : `${location}${url.search}`, status: ruleStatus };
+    }
+    // A rewrite (200) or a custom not-found page (404): the target's file, at the asked address.
+    const targetPath = sitePath(target.split('?')[0].replace(/^\/+/, ''));
+    resolved = targetPath === null ? { entry: null, redirect: false } : await resolveFile(refs, targetPath);
+    if (resolved.redirect && targetPath !== null) resolved = { entry: await findEntry(refs, `${targetPath}/index.html`), redirect: false };
+    status = ruleStatus;
   }
-  const { entry, redirect } = await resolveFile(refs, path);
-  if (redirect) return { kind: 'redirect', location: `${url.origin}${url.pathname}/${url.search}`, status: 308 };
+  const { entry } = resolved;
 
   const missing = entry ? null : await findEntry(refs, '404.html');
   if (!entry && !missing) return notFound(null);
   const file = (entry ?? missing)!;
-  const contentType = contentTypeOf(file.path, file.contentType);
+  let contentType = contentTypeOf(file.path, file.contentType);
   const headers: Record<string, string> = {
-    'content-security-policy': siteCsp(visit.where),
     'cache-control': !needsCookie ? (asked ? 'public, max-age=31536000, immutable' : 'public, no-cache') : 'private, no-cache',
   };
-  const answer: SiteAnswer = { kind: 'file', file: new FileAnswer({ sha256: file.sha256, size: file.size, contentType }, headers, entry ? 200 : 404) };
+  // The site's _headers may add headers and policies, never weaken Atrium's: a second policy only narrows the first.
+  for (const [name, value] of site.rules ? headersFor(site.rules.headers, `/${path}`) : []) headers[name] = value;
+  if (headers['content-type']) {
+    contentType = headers['content-type'];
+    delete headers['content-type'];
+  }
+  const csp = siteCsp(visit.where);
+  headers['content-security-policy'] = headers['content-security-policy'] ? `${csp}, ${headers['content-security-policy']}` : csp;
+  const served = entry ? status : 404;
+  const answer: SiteAnswer = { kind: 'file', file: new FileAnswer({ sha256: file.sha256, size: file.size, contentType }, headers, served) };
   // Sandboxed pages' own requests do not carry the app's session: give members the space's cookie.
   if (viaSession && caller.actor && needsCookie) {
     answer.grant = await issueSiteToken(space.id, 'member', caller.actor.user.id, SITE_TOKEN_LIFETIME);
   }
-  if (entry && visit.method === 'GET' && contentType.startsWith('text/html') && !permissions.push) {
+  if (served === 200 && visit.method === 'GET' && contentType.startsWith('text/html') && !permissions.push) {
     await storeView(caller, space.id, { path: `/${path}`, version: asked ? number : null, referrer: visit.referrer });
   }
   return answer;

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Version" ADD COLUMN     "siteRules" JSONB;

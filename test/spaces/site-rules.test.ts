@@ -1,0 +1,127 @@
+// A site's own rules (_redirects, _headers) in the format Netlify documents and
+// Cloudflare Pages reads, served through the real front server on the site's
+// own host. The rule files are written for these tests after the kinds of
+// examples those hosts document.
+import { describe, expect, it } from 'vitest';
+import { siteUrl } from '@/lib/spaces/hosts.ts';
+import { parseHeaders, parseRedirects } from '@/lib/spaces/site-rules.ts';
+import { signIn } from '../helpers.ts';
+import { onPort, rawRequest } from '../http/raw.ts';
+import { useFrontServer } from '../server.ts';
+import { makeSpace, push } from './fixtures.ts';
+
+const server = useFrontServer();
+
+const REDIRECTS = `# Moved pages
+/home                 /                          301
+/blog/*               /news/:splat               302
+/news/:year/:slug     /articles/:slug.html       200
+/about                /elsewhere                 301
+/legacy.html          /fresh                     301!
+/twitter              https://social.example/atrium  302
+/app/*                /app/index.html            200
+/docs/*               /docs/missing.html         404
+/search  /find  301  q=:q
+/proxy/*  https://api.example/:splat  200
+/teapot   /tea   418
+`;
+
+const HEADERS = `# Every page
+/*
+  X-Frame-Options: DENY
+  Content-Security-Policy: img-src 'self'
+  Set-Cookie: stolen=yes
+/assets/*
+  Cache-Control: public, max-age=31536000, immutable
+/feed
+  Content-Type: application/rss+xml
+`;
+
+const FILES = {
+  'index.html': '<h1>Home</h1>',
+  'about.html': '<h1>About</h1>',
+  'legacy.html': '<h1>Legacy</h1>',
+  'articles/hello.html': '<h1>Hello article</h1>',
+  'app/index.html': '<h1>Single-page app</h1>',
+  'docs/missing.html': '<h1>No such doc</h1>',
+  'docs/intro.html': '<h1>Intro</h1>',
+  'assets/app.css': 'h1{}',
+  feed: '<rss/>',
+  _redirects: REDIRECTS,
+  _headers: HEADERS,
+};
+
+async function published(handle: string) {
+  const owner = await signIn(handle, 'web');
+  const space = await makeSpace(owner.token, handle);
+  const { commit } = await push(owner.token, space.id, FILES);
+  const site = onPort(siteUrl(space.id), server.origin);
+  const get = (path: string) => rawRequest(site, 'GET', path);
+  return { commit, get, origin: site };
+}
+
+describe('_redirects and _headers', () => {
+  it('are parsed at commit: the rules taken and the lines left out, with why', async () => {
+    const { commit } = await published('rules-commit');
+    expect(commit.version.number).toBe(1);
+    expect(commit.rules).toEqual({
+      redirects: 8,
+      headers: 3,
+      ignored: [
+        { file: '_redirects', line: 10, reason: 'query-string, country and language conditions are not supported' },
+        { file: '_redirects', line: 11, reason: "status 200 serves a file of this site; another site's address cannot be (proxying is not supported)" },
+        { file: '_redirects', line: 12, reason: 'status "418" is not one of 200, 301, 302, 303, 307, 308, 404 (with an optional "!")' },
+        { file: '_headers', line: 5, reason: 'Set-Cookie is set by Atrium and cannot be changed' },
+      ],
+    });
+  });
+
+  it('redirect, rewrite and serve custom not-found pages as the anchors do', async () => {
+    const { get, origin } = await published('rules-serve');
+    const moved = await get('/home?ref=mail');
+    expect([moved.status, moved.headers.location]).toEqual([301, `${origin}/?ref=mail`]);
+    const splat = await get('/blog/2024/launch');
+    expect([splat.status, splat.headers.location]).toEqual([302, `${origin}/news/2024/launch`]);
+    // A rewrite serves the target's file at the asked address, placeholders filled in.
+    const article = await get('/news/2024/hello');
+    expect([article.status, article.text]).toEqual([200, '<h1>Hello article</h1>']);
+    // A single-page app: every path under /app/ is its index.html.
+    expect((await get('/app/settings/profile')).text).toBe('<h1>Single-page app</h1>');
+    // A file that exists wins over a rule (shadowing)…
+    expect((await get('/docs/intro.html')).text).toBe('<h1>Intro</h1>');
+    const custom = await get('/docs/nope');
+    expect([custom.status, custom.text]).toEqual([404, '<h1>No such doc</h1>']);
+    // …also through a clean URL (/about serves about.html), unless the rule is forced.
+    expect([(await get('/about')).status, (await get('/about')).text]).toEqual([200, '<h1>About</h1>']);
+    expect((await get('/legacy.html')).status).toBe(301);
+    expect((await get('/twitter')).headers.location).toBe('https://social.example/atrium');
+    // The rule files themselves are not served.
+    expect((await get('/_redirects')).status).toBe(404);
+    expect((await get('/_headers')).status).toBe(404);
+  });
+
+  it('add headers and policies to what Atrium sends, never weakening it', async () => {
+    const { get } = await published('rules-headers');
+    const page = await get('/');
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    // Two policies: the browser enforces both, so the site can narrow Atrium's, never lift it.
+    expect(page.headers['content-security-policy']).toBe("frame-ancestors 'self' http://localhost:3000, img-src 'self'");
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['set-cookie']).toBeUndefined();
+    expect((await get('/assets/app.css')).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get('/feed')).headers['content-type']).toBe('application/rss+xml');
+  });
+});
+
+describe('rule files that do not parse', () => {
+  it('still commit the version, and stop at the documented limits', async () => {
+    const owner = await signIn('rules-broken', 'web');
+    const space = await makeSpace(owner.token, 'rules-broken');
+    const { commit } = await push(owner.token, space.id, { 'index.html': 'x', _redirects: 'nonsense\n/ok /fine 302\n' });
+    expect(commit.version.number).toBe(1);
+    expect(commit.rules).toMatchObject({ redirects: 1, headers: 0, ignored: [{ file: '_redirects', line: 1, reason: 'a rule needs a path and a target' }] });
+    const many = Array.from({ length: 2001 }, (_, i) => `/r${i} /t${i}`).join('\n');
+    expect(parseRedirects(many).ignored).toEqual([{ file: '_redirects', line: 2001, reason: 'more than 2000 rules' }]);
+    expect(parseHeaders(`/x\n  X-Long: ${'a'.repeat(2100)}\n`).ignored[0].reason).toBe('longer than 2000 characters');
+  });
+});
