@@ -1,6 +1,7 @@
 // The command tree of the atrium CLI, apart from running it, so that the
 // manual (docs/cli.md) can be generated from the same definitions.
 import { Command } from 'commander';
+import * as aliases from './commands/aliases.ts';
 import * as apps from './commands/apps.ts';
 import * as auth from './commands/auth.ts';
 import * as comments from './commands/comments.ts';
@@ -15,7 +16,7 @@ import * as rooms from './commands/rooms.ts';
 import * as webhooks from './commands/webhooks.ts';
 import { VERSION } from './version.ts';
 
-const groups = [auth, workspaces, spaces, push, uploads, comments, db, rooms, apps, billing, webhooks, completion];
+const groups = [auth, workspaces, spaces, push, aliases, uploads, comments, db, rooms, apps, billing, webhooks, completion];
 
 const ENVIRONMENT = `
 Environment:

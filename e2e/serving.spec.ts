@@ -1,6 +1,7 @@
 // Published sites as visitors get them from the running server.
 import { createHash } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { signIn } from './helpers.ts';
 
 async function publish(request: APIRequestContext, files: Record<string, string>, settings: Record<string, unknown> = {}) {
   const handle = `site-${Math.random().toString(36).slice(2, 8)}`;
@@ -95,4 +96,28 @@ test('a members-only site is not found for visitors, and a password-protected on
   await page.getByRole('button', { name: 'Open' }).click();
   await expect(page.getByRole('heading', { name: 'Secret page' })).toBeVisible();
   await visitor.close();
+});
+
+test('an alias serves its version at an address of its own, and the History tab lists it', async ({ request, page }) => {
+  const handle = `alias-${Math.random().toString(36).slice(2, 8)}`;
+  const { token } = await (await request.post('/v1/auth/dev-login', { data: { handle, label: 'cli' } })).json();
+  const headers = { authorization: `Bearer ${token}` };
+  const space = await (await request.post('/v1/spaces', { headers, data: { workspace: handle, name: 'Previewed' } })).json();
+  for (const [n, text] of [[1, '<h1>First</h1>'], [2, '<h1>Second</h1>']] as const) {
+    const entry = { path: 'index.html', sha256: createHash('sha256').update(text).digest('hex'), size: Buffer.byteLength(text) };
+    await request.put(`/v1/spaces/${space.id}/blobs/${entry.sha256}`, { headers, data: Buffer.from(text) });
+    const committed = await (await request.post(`/v1/spaces/${space.id}/versions`, { headers, data: { files: [entry], ...(n === 1 ? { alias: 'pr-1' } : {}) } })).json();
+    expect(committed.version.number).toBe(n);
+  }
+  const { aliases } = await (await request.get(`/v1/spaces/${space.id}/aliases`, { headers })).json();
+  expect(aliases).toMatchObject([{ name: 'pr-1', version: 1 }]);
+  await page.goto(aliases[0].url);
+  await expect(page.getByRole('heading', { name: 'First' })).toBeVisible();
+  await page.goto(space.url);
+  await expect(page.getByRole('heading', { name: 'Second' })).toBeVisible();
+
+  await signIn(page, handle);
+  await page.goto(`/spaces/${space.id}/history`);
+  const listed = page.getByRole('table', { name: 'Aliases' });
+  await expect(listed.getByRole('row').filter({ hasText: 'pr-1' })).toContainText(aliases[0].url);
 });

@@ -12,6 +12,7 @@ import { ApiError, errorResponse } from '../lib/http/errors.ts';
 import { fileResponse } from '../lib/http/files.ts';
 import type { RequestContext } from '../lib/http/request-context.ts';
 import { downloadByTicket } from '../lib/spaces/downloads.ts';
+import { ALIAS_PATTERN } from '../lib/schemas/spaces.ts';
 import { contentHostOf, contentIsSecure } from '../lib/spaces/hosts.ts';
 import { serveSite, SITE_TOKEN_LIFETIME, unlockSite, type SiteAnswer, type SiteVisit } from '../lib/spaces/serving.ts';
 import { requestUrl, sendWebResponse, toWebRequest } from './http.ts';
@@ -62,13 +63,18 @@ async function render(request: Request, where: SiteVisit['where'], spaceId: stri
   return response;
 }
 
-/** Which site a request is for, and where: its own host, or /s/<id>/ on the app's origin. */
-function siteOf(url: URL): { id: string; where: SiteVisit['where']; inner: string } | null {
+type SiteAddress = { id: string; alias: string | null; where: SiteVisit['where']; inner: string };
+
+/** Which site a request is for, and where: its own host (or an alias's), or /s/<id>/ (/s/<id>/~<alias>/) on the app's origin. */
+function siteOf(url: URL): SiteAddress | null {
   const host = contentHostOf(url.host);
-  if (host) return host.kind === 'space' ? { id: host.id, where: 'own-host', inner: url.pathname.slice(1) } : null;
+  if (host) return host.kind === 'space' ? { id: host.id, alias: host.alias, where: 'own-host', inner: url.pathname.slice(1) } : null;
   const [, prefix, segment = '', ...rest] = url.pathname.split('/');
   const id = prefix === 's' ? decodedSegment(segment) : null;
-  return id ? { id, where: 'app-origin', inner: rest.join('/') } : null;
+  if (!id) return null;
+  if (!rest[0]?.startsWith('~')) return { id, alias: null, where: 'app-origin', inner: rest.join('/') };
+  const alias = rest[0].slice(1);
+  return ALIAS_PATTERN.test(alias) ? { id, alias, where: 'app-origin', inner: rest.slice(1).join('/') } : null;
 }
 
 /** A published site's answer to a request on its own host or under /s/<id>/. */
@@ -76,7 +82,7 @@ export async function siteResponse(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const site = siteOf(url);
   if (!site) return notFoundPage('There is nothing here.', null, config.publicUrl);
-  const { id, where, inner } = site;
+  const { id, alias, where, inner } = site;
   // With hosts of their own, a site's password is only ever entered on its host.
   if (request.method === 'POST' && (where === 'own-host' || config.contentDomain === null)) {
     const form = await limitBody(request, SITE_FORM_LIMIT)
@@ -92,6 +98,7 @@ export async function siteResponse(request: Request): Promise<Response> {
     url,
     where,
     inner,
+    alias,
     method: request.method === 'HEAD' ? 'HEAD' : 'GET',
     sessionActor: where === 'app-origin' ? await sessionActor(request) : null,
     siteToken: cookieValue(request, spaceCookie(where, id)),

@@ -17,8 +17,8 @@ const UPLOAD_CONCURRENCY = 8;
 // Planning changes nothing, and committing the same files twice creates one
 // version (the second finds nothing changed): both are safe to retry.
 const plan = (client: AtriumClient, id: string, files: FileEntryInput[]) => client.call(spacesApi.plan, { params: { id }, body: { files }, idempotent: true });
-const commit = (client: AtriumClient, id: string, files: FileEntryInput[], message?: string) =>
-  client.call(spacesApi.commit, { params: { id }, body: { files, message }, idempotent: true });
+const commit = (client: AtriumClient, id: string, files: FileEntryInput[], message?: string, alias?: string) =>
+  client.call(spacesApi.commit, { params: { id }, body: { files, message, alias }, idempotent: true });
 
 export function describeDiff(diff: Diff): string {
   return `${diff.added.length} added, ${diff.changed.length} changed, ${diff.removed.length} removed, ${diff.unchanged} unchanged`;
@@ -47,7 +47,7 @@ async function upload(client: AtriumClient, spaceId: string, missing: string[], 
   progress.done();
 }
 
-async function push(this: Command, dir: string | undefined, options: { message?: string; dryRun?: boolean }) {
+async function push(this: Command, dir: string | undefined, options: { message?: string; dryRun?: boolean; alias?: string }) {
   const { json } = globalOptions(this);
   const root = path.resolve(dir ?? '.');
   const spaceId = await spaceIdFor(this, root);
@@ -80,9 +80,9 @@ async function push(this: Command, dir: string | undefined, options: { message?:
     say(`Would upload ${planned.missing.length} file(s); nothing was changed.`);
     return;
   }
-  // Nothing added, changed or removed: a commit would create no version, so none is sent.
+  // Nothing added, changed or removed: a commit would create no version, so none is sent (unless it moves an alias).
   const { added, changed, removed } = planned.diff;
-  if (!planned.missing.length && !added.length && !changed.length && !removed.length && planned.baseVersion > 0) {
+  if (!options.alias && !planned.missing.length && !added.length && !changed.length && !removed.length && planned.baseVersion > 0) {
     if (json) return printJson({ version: null, diff: planned.diff, url: space.url, uploaded: 0 });
     say(`Nothing changed: ${files.length} files, ${formatBytes(totalBytes)} are already the latest version.`);
     say(space.url);
@@ -93,14 +93,14 @@ async function push(this: Command, dir: string | undefined, options: { message?:
   let uploaded = new Set(planned.missing).size;
   let result: Answer<typeof spacesApi.commit>;
   try {
-    result = await commit(client, spaceId, entries, options.message);
+    result = await commit(client, spaceId, entries, options.message, options.alias);
   } catch (error) {
     if (!(error instanceof AtriumApiError && error.status === 409)) throw error;
     // A blob went missing between plan and commit: plan again, upload, commit.
     const again = await plan(client, spaceId, entries);
     await upload(client, spaceId, again.missing, local, Boolean(json));
     uploaded += new Set(again.missing).size;
-    result = await commit(client, spaceId, entries, options.message);
+    result = await commit(client, spaceId, entries, options.message, options.alias);
   }
   if (json) return printJson({ ...result, uploaded });
   if (!result.version) {
@@ -109,7 +109,9 @@ async function push(this: Command, dir: string | undefined, options: { message?:
     say(`Published version ${result.version.number} (${describeDiff(result.diff)}; uploaded ${uploaded} of ${files.length} files).`);
     if (result.rules) describeRules(result.rules);
   }
-  say(result.url);
+  // With an alias, its address is the one to share (a pull request's preview).
+  if (result.alias) say(`Alias ${result.alias.name} now serves version ${result.alias.version}:`);
+  say(result.alias?.url ?? result.url);
 }
 
 export function register(program: Command) {
@@ -117,9 +119,10 @@ export function register(program: Command) {
     .description('Publish a folder (default: the current one) as a new version of its space')
     .option('-m, --message <text>', 'a message describing the version')
     .option('--dry-run', 'show what would change, and change nothing')
+    .option('--alias <name>', 'also point this alias (a preview address, e.g. pr-42) at the version, and print its address')
     .addHelpText(
       'after',
-      '\nDotfiles are skipped (except .well-known), and so is whatever .atriumignore (gitignore syntax) lists.\n\nExamples:\n  $ atrium push ./dist -m "New landing page"\n  $ atrium push --dry-run',
+      '\nDotfiles are skipped (except .well-known), and so is whatever .atriumignore (gitignore syntax) lists. _redirects and _headers are the site\'s rules; lines that cannot be used are named.\n\nExamples:\n  $ atrium push ./dist -m "New landing page"\n  $ atrium push --dry-run\n  $ atrium push ./dist --alias pr-42',
     )
     .action(push);
 }

@@ -104,6 +104,22 @@ export const version = z
   })
   .meta({ id: 'Version' });
 
+/** An alias's name: what a branch or pull request is called in a host name (`pr-42`). */
+export const ALIAS_PATTERN = /^(?!latest$)[a-z0-9](?:[a-z0-9]|-(?!-)){0,29}$/;
+export const aliasName = text()
+  .regex(ALIAS_PATTERN, 'must be 1 to 30 lowercase letters, digits and single hyphens, starting with a letter or digit, and not "latest"')
+  .meta({ description: 'Lowercase letters, digits and single hyphens, up to 30; `latest` is the version the space serves by default.' });
+
+export const alias = z
+  .object({
+    name: z.string(),
+    version: z.number().int(),
+    url: z.string().meta({ description: "Where the alias's version is served." }),
+    updatedAt: timestamp,
+    updatedBy: user.nullable(),
+  })
+  .meta({ id: 'Alias' });
+
 export const fileRead = z
   .object({
     versionNumber: z.number().int(),
@@ -300,13 +316,18 @@ export const spacesApi = {
     summary: 'Commit a version from a full file list; all or nothing',
     auth: 'user',
     params: idParams,
-    body: z.object({ files: fileList, message: text({ multiline: true }).max(1000).optional() }),
+    body: z.object({
+      files: fileList,
+      message: text({ multiline: true }).max(1000).optional(),
+      alias: aliasName.optional().meta({ description: 'Point this alias at the version (the latest one when nothing changed), in the same transaction.' }),
+    }),
     maxBodyBytes: MANIFEST_BODY_LIMIT,
     response: z
       .object({
         version: version.nullable().meta({ description: 'null when nothing changed.' }),
         diff,
         url: z.string(),
+        alias: alias.optional().meta({ description: 'The alias the commit moved, when it named one.' }),
         rules: siteRulesSummary.optional().meta({ description: "The new version's `_redirects` and `_headers`: rules taken and lines left out. Absent when it has neither." }),
       })
       .meta({ id: 'VersionCommit' }),
@@ -321,6 +342,37 @@ export const spacesApi = {
     params: idParams,
     response: z.object({ versions: z.array(version) }),
     errors: [401, 404],
+  }),
+  aliases: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/aliases',
+    tag: publishing,
+    summary: "The space's aliases (named addresses of versions, for previews), by name",
+    auth: 'optional',
+    params: idParams,
+    response: z.object({ aliases: z.array(alias) }),
+    errors: [401, 404],
+  }),
+  setAlias: endpoint({
+    method: 'PUT',
+    path: '/v1/spaces/{id}/aliases/{name}',
+    tag: publishing,
+    summary: 'Point an alias at a version, creating it if needed (needs push); the move is atomic',
+    auth: 'user',
+    params: z.object({ id: spaceId, name: aliasName }),
+    body: z.object({ version: z.number().int().min(1).meta({ description: 'A version of the space.' }) }),
+    response: alias,
+    errors: [400, 401, 403, 404],
+  }),
+  deleteAlias: endpoint({
+    method: 'DELETE',
+    path: '/v1/spaces/{id}/aliases/{name}',
+    tag: publishing,
+    summary: 'Remove an alias (needs push); its address stops serving at once',
+    auth: 'user',
+    params: z.object({ id: spaceId, name: aliasName }),
+    response: null,
+    errors: [401, 403, 404],
   }),
   version: endpoint({
     method: 'GET',
@@ -441,6 +493,7 @@ export type Space = z.infer<typeof space>;
 export type FileEntryInput = z.infer<typeof fileEntry>;
 export type Diff = z.infer<typeof diff>;
 export type SiteRulesSummary = z.infer<typeof siteRulesSummary>;
+export type Alias = z.infer<typeof alias>;
 export type Version = z.infer<typeof version>;
 export type Upload = z.infer<typeof upload>;
 export type VisitorStats = z.infer<typeof visitorStats>;

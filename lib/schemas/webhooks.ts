@@ -5,6 +5,7 @@ import { endpoint } from './endpoint.ts';
 /** What a workspace's webhooks can be told about (docs/webhooks.md describes each payload). */
 export const WEBHOOK_EVENTS = [
   'version.committed',
+  'alias.moved',
   'comment.created',
   'comment.resolved',
   'app.went_live',

@@ -15,12 +15,13 @@ import { formatBytes } from '../format.ts';
 import type { IncomingBody } from '../http/body.ts';
 import { ApiError } from '../http/errors.ts';
 import type { FileAnswer } from '../http/files.ts';
-import type { Diff, FileEntryInput, SiteRulesSummary, Version } from '../schemas/spaces.ts';
+import type { Alias, Diff, FileEntryInput, SiteRulesSummary, Version } from '../schemas/spaces.ts';
 import { blobStore } from '../storage/index.ts';
 import { checkRoom, claimBlob, holdBlob, releaseReservation, startBlobPut, storageFull, storageUsage, touchBlobs } from '../storage/usage.ts';
 import { attachment, contentTypeOf, emptyStream } from './content.ts';
 import { chunkEntries, chunkOf, chunkRefs, comparePaths, diffManifests, findEntry, loadChunks, manifestEntries, storeChunks, type ChunkRef, type Entry } from './manifest.ts';
 import { normalizePath } from './paths.ts';
+import { moveAlias } from './aliases.ts';
 import { siteUrl } from './hosts.ts';
 import { parseHeaders, parseRedirects, RULE_LIMITS, type IgnoredLine, type SiteRules } from './site-rules.ts';
 import { spaceWith } from './spaces.ts';
@@ -215,8 +216,8 @@ const noChange = (diff: Diff) => !diff.added.length && !diff.changed.length && !
 export async function commitVersion(
   caller: SignedInCaller,
   id: string,
-  readInput: ReadInput<{ files: FileEntryInput[]; message?: string }>,
-): Promise<{ version: Version | null; diff: Diff; url: string; rules?: SiteRulesSummary }> {
+  readInput: ReadInput<{ files: FileEntryInput[]; message?: string; alias?: string }>,
+): Promise<{ version: Version | null; diff: Diff; url: string; alias?: Alias; rules?: SiteRulesSummary }> {
   const { space } = await spaceWith(caller, id, 'push');
   const input = await readInput();
   const entries = prepareEntries(input.files);
@@ -249,7 +250,9 @@ export async function commitVersion(
       // Through tx: a read on another pooled connection here is what deadlocked
       // the pool when many pushes committed at once.
       const diff = await diffManifests(base ?? [], refs, chunks, tx);
-      if (noChange(diff)) return { version: null, diff, url };
+      // A commit that names an alias points it at its version, or at the latest when nothing changed.
+      const alias = (number: number) => (input.alias && number ? moveAlias(tx, space, input.alias, number, caller.actor.user.id).then((moved) => ({ alias: moved })) : {});
+      if (noChange(diff)) return { version: null, diff, url, ...(await alias(previous)) };
       // Locks and refreshes the blobs this version adds, so the collector cannot
       // delete them under it; one it deleted since the check above is missing.
       const fresh = freshHashes(entries, diff);
@@ -274,7 +277,7 @@ export async function commitVersion(
       const version = versionOut(row);
       await queueWebhookEvent(tx, space.workspaceId, 'version.committed', { space: { id: space.id, name: space.name, url }, version, diff: { added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length, unchanged: diff.unchanged } });
       const summary = rules ? { rules: { redirects: rules.rules.redirects.length, headers: rules.rules.headers.length, ignored: rules.ignored } } : {};
-      return { version, diff, url, ...summary };
+      return { version, diff, url, ...(await alias(previous + 1)), ...summary };
     },
     // Longer than the default: the first commit of a 100,000-file site
     // compresses and stores about 200 manifest chunks in here.

@@ -38,7 +38,8 @@ import { findEntry, type ChunkRef, type Entry } from './manifest.ts';
 import { normalizePath } from './paths.ts';
 import { versionSite } from './publishing.ts';
 import { headersFor, matchRedirect } from './site-rules.ts';
-import { spaceOrigin } from './hosts.ts';
+import { aliasVersion } from './aliases.ts';
+import { aliasOrigin, spaceOrigin } from './hosts.ts';
 import { loadSpace, type LoadedSpace } from './spaces.ts';
 import { UNLOCK_LIFETIME, unlockSpace } from './unlock.ts';
 import { storeView } from './visitors.ts';
@@ -55,6 +56,8 @@ export type SiteVisit = {
   where: 'own-host' | 'app-origin';
   /** The path inside the site as asked (still percent-encoded), without its leading slash. */
   inner: string;
+  /** The alias the visitor came through (its own host, or /s/<id>/~<alias>/), null for the space's own address. */
+  alias: string | null;
   method: 'GET' | 'HEAD';
   /** Who the app's session says the visitor is (only ever sent on the app's own origin). */
   sessionActor: Actor | null;
@@ -182,12 +185,15 @@ function sitePath(raw: string): string | null {
 /** A sub-resource (script, image, fetch…) that another site, even a sibling under the content domain, made the browser ask for. */
 const includedByAnotherSite = (visit: SiteVisit) => (visit.fetchSite === 'cross-site' || visit.fetchSite === 'same-site') && visit.fetchMode !== 'navigate';
 
+/** The site's path on the app's origin: /s/<id>/, or /s/<id>/~<alias>/. */
+const appPath = (visit: SiteVisit, id: string) => `/s/${id}${visit.alias ? `/~${visit.alias}` : ''}`;
+
 /** Where the app's origin takes over for a visitor the site's host cannot let in (sign-in, hand-off). */
-const onAppOrigin = (visit: SiteVisit, id: string) => `${config.publicUrl}/s/${id}/${visit.inner}${visit.url.search}`;
+const onAppOrigin = (visit: SiteVisit, id: string) => `${config.publicUrl}${appPath(visit, id)}/${visit.inner}${visit.url.search}`;
 
 export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswer> {
   const { url } = visit;
-  const origin = spaceOrigin(id);
+  const origin = visit.alias ? aliasOrigin(id, visit.alias) : spaceOrigin(id);
   if (visit.where === 'app-origin' && origin) return handOff(visit, id, origin);
   const handoff = url.searchParams.get(HANDOFF_PARAM);
   if (handoff && visit.where === 'own-host') return acceptHandOff(url, id, handoff);
@@ -205,17 +211,20 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
   const { space, permissions } = loaded;
   const needsCookie = space.visibility !== 'public' || space.passwordHash !== null;
   if (needsCookie && includedByAnotherSite(visit)) return notFound(null, 'This content is not served to other sites.');
-  if (visit.where === 'app-origin' && url.pathname === `/s/${id}`) return { kind: 'redirect', location: `${url.origin}/s/${id}/${url.search}`, status: 308 };
+  if (visit.where === 'app-origin' && url.pathname === appPath(visit, id)) return { kind: 'redirect', location: `${url.origin}${appPath(visit, id)}/${url.search}`, status: 308 };
 
-  const asked = url.searchParams.get('v');
-  const number = asked && /^[1-9]\d{0,8}$/.test(asked) ? Number(asked) : space.latestVersion;
+  // An alias serves the version it points at now; otherwise ?v=<n>, else the latest.
+  const asked = visit.alias ? null : url.searchParams.get('v');
+  const aliased = visit.alias ? await aliasVersion(space.id, visit.alias) : null;
+  if (visit.alias && aliased === null) return notFound(null, `There is no alias "${visit.alias}" here.`);
+  const number = aliased ?? (asked && /^[1-9]\d{0,8}$/.test(asked) ? Number(asked) : space.latestVersion);
   const site = number > 0 && number <= space.latestVersion ? await versionSite(space.id, number) : null;
   if (!site) return notFound(null, space.latestVersion ? `There is no version ${number}.` : 'Nothing has been published here yet.');
   const { refs } = site;
 
   const path = sitePath(visit.inner);
   if (path === null) return notFound(null);
-  const base = visit.where === 'own-host' ? url.origin : `${url.origin}/s/${id}`;
+  const base = visit.where === 'own-host' ? url.origin : `${url.origin}${appPath(visit, id)}`;
   // The site's own rules (_redirects): the first that matches, unless forced, yields to a file that answers.
   const rule = site.rules ? matchRedirect(site.rules.redirects, `/${path}`) : null;
   let resolved = rule?.rule.force ? { entry: null, redirect: false } : await resolveFile(refs, path);

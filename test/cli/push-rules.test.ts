@@ -30,3 +30,24 @@ describe('atrium push with rule files', () => {
     expect(stderr).toContain('warning: _redirects line 2 ignored: query-string, country and language conditions are not supported');
   });
 });
+
+describe('atrium alias and push --alias', () => {
+  it('publishes to an alias, prints its address, and lists, moves and removes aliases', { timeout: 60_000 }, async () => {
+    const owner = await signIn('cli-alias');
+    const space = await makeSpace(owner.token, 'cli-alias');
+    const dir = await mkdtemp(path.join(tmpdir(), 'atrium-alias-'));
+    await writeFile(path.join(dir, 'index.html'), '<h1>Preview</h1>');
+    const env = { ...process.env, ATRIUM_URL: server.origin, ATRIUM_TOKEN: owner.token, ATRIUM_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), 'atrium-config-')) };
+    const atrium = async (...args: string[]) => (await run(process.execPath, ['cli/main.ts', ...args, '--space', space.id], { env })).stdout;
+    const host = `pr-7--${space.id.replace('_', '-')}.localhost`;
+    expect(await atrium('push', dir, '--alias', 'pr-7')).toMatch(new RegExp(`Alias pr-7 now serves version 1:\\nhttp://${host}:\\d+/\\n$`));
+    // Pushing the same folder again still moves the alias (to the latest version).
+    expect(await atrium('push', dir, '--alias', 'staging')).toContain('Alias staging now serves version 1:');
+    expect(await atrium('alias', 'list')).toMatch(/NAME\s+VERSION\s+URL[\s\S]*pr-7\s+1\s+http:\/\/pr-7--[\s\S]*staging\s+1/);
+    const failed = await atrium('alias', 'set', 'pr-7', '5').catch((error: { stderr: string; code: number }) => error);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toContain('There is no version 5: the latest is 1.');
+    expect(await atrium('alias', 'rm', 'pr-7')).toContain('Removed alias pr-7');
+    expect(JSON.parse(await atrium('alias', '--json')).map((a: { name: string }) => a.name)).toEqual(['staging']);
+  });
+});

@@ -396,6 +396,17 @@ export const examples: Record<string, ExampleEntry> = {
   'spacesApi.putBlob': inSpace(() => ({ params: { sha256: sha(FILES['index.html']) }, raw: Buffer.from(FILES['index.html']) })),
   'spacesApi.commit': inSpace(() => ({ body: { files: manifest(), message: 'Again' } })),
   'spacesApi.versions': inSpace(),
+  'spacesApi.aliases': inSpace(),
+  'spacesApi.setAlias': inSpace(() => ({ params: { name: 'preview' }, body: { version: 1 } })),
+  // An alias of its own per call, made by the owner, for the caller to remove.
+  'spacesApi.deleteAlias': {
+    fresh: true,
+    build: async (w, _role, space) => {
+      const name = `gone-${Math.random().toString(36).slice(2, 8)}`;
+      await w.must(200, 'PUT', `/v1/spaces/${w.spaces[space]}/aliases/${name}`, { as: w.people.owner, body: { version: 1 } });
+      return { params: { id: w.spaces[space], name } };
+    },
+  },
   'spacesApi.version': inSpace(() => ({ params: { n: '1' } })),
   'spacesApi.file': inSpace(() => ({ params: file, query: { v: '1' } })),
   'spacesApi.history': inSpace(() => ({ params: file })),

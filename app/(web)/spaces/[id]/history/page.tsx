@@ -9,6 +9,7 @@ import { Time } from '@/components/ui/time.tsx';
 import type { Caller } from '@/lib/access/caller.ts';
 import { ApiError } from '@/lib/http/errors.ts';
 import type { Space } from '@/lib/schemas/spaces.ts';
+import { listAliases } from '@/lib/spaces/aliases.ts';
 import { fileHistory, listVersions, readFile, versionDetail } from '@/lib/spaces/publishing.ts';
 import { formatBytes } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
@@ -28,32 +29,71 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
   const { caller, space } = await spacePage(id);
   const file = one(search.file);
   if (file) return <FileHistory space={space} caller={caller} path={file} />;
-  const versions = await listVersions(caller, space.id);
+  const [versions, aliases] = await Promise.all([listVersions(caller, space.id), listAliases(caller, space.id)]);
   if (!versions.length) return <EmptyState title="No versions yet">Each push makes a version; they are all kept here.</EmptyState>;
   const v = versionNumber(one(search.v)) ?? versions[0].number;
   const detail = await orNotFound(versionDetail(caller, space.id, v));
   const siteAt = (n: number) => `${space.url}?v=${n}`;
 
+  const aliasesOf = (n: number) => aliases.filter((a) => a.version === n);
   return (
     <div className="grid gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-      <Card title="Versions">
-        <Table headers={['Version', 'When', 'By', 'Message']} label="Versions">
-          {versions.map((version) => (
-            <tr key={version.number} aria-current={version.number === v ? 'true' : undefined} className={version.number === v ? 'bg-brand-soft dark:bg-indigo-950/50' : undefined}>
-              <Cell>
-                <a href={spaceHref(space.id, 'history', { v: version.number })} className="font-medium text-brand dark:text-indigo-300">
-                  {version.number}
-                </a>
-              </Cell>
-              <Cell>
-                <Time ms={version.createdAt} />
-              </Cell>
-              <Cell>{person(version.author)}</Cell>
-              <Cell>{version.message ?? ''}</Cell>
-            </tr>
-          ))}
-        </Table>
-      </Card>
+      <div className="min-w-0 space-y-6">
+        <Card title="Versions">
+          <Table headers={['Version', 'When', 'By', 'Message']} label="Versions">
+            {versions.map((version) => (
+              <tr key={version.number} aria-current={version.number === v ? 'true' : undefined} className={version.number === v ? 'bg-brand-soft dark:bg-indigo-950/50' : undefined}>
+                <Cell>
+                  <a href={spaceHref(space.id, 'history', { v: version.number })} className="font-medium text-brand dark:text-indigo-300">
+                    {version.number}
+                  </a>
+                </Cell>
+                <Cell>
+                  <Time ms={version.createdAt} />
+                </Cell>
+                <Cell>{person(version.author)}</Cell>
+                <Cell>
+                  {version.message ?? ''}
+                  {aliasesOf(version.number).map((a) => (
+                    <span key={a.name} className="ml-1 inline-block rounded-full bg-amber-50 px-2 py-0.5 font-mono text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+                      {a.name}
+                    </span>
+                  ))}
+                </Cell>
+              </tr>
+            ))}
+          </Table>
+        </Card>
+        {aliases.length ? (
+          <Card title="Aliases">
+            <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
+              Named addresses of versions, for previews: <code>atrium push --alias &lt;name&gt;</code> moves one.
+            </p>
+            <Table headers={['Alias', 'Version', 'Address']} label="Aliases">
+              {aliases.map((a) => (
+                <tr key={a.name}>
+                  <Cell>
+                    <span className="font-mono">{a.name}</span>
+                  </Cell>
+                  <Cell>
+                    <a href={spaceHref(space.id, 'history', { v: a.version })} className="text-brand dark:text-indigo-300">
+                      {a.version}
+                    </a>
+                  </Cell>
+                  <Cell>
+                    <span className="flex min-w-0 items-center gap-2">
+                      <a href={a.url} className="min-w-0 truncate text-brand underline dark:text-indigo-300">
+                        {a.url}
+                      </a>
+                      <CopyButton value={a.url} label={`Copy the address of ${a.name}`} />
+                    </span>
+                  </Cell>
+                </tr>
+              ))}
+            </Table>
+          </Card>
+        ) : null}
+      </div>
       <Changes space={space} caller={caller} v={v} detail={detail} siteUrl={siteAt(v)} />
     </div>
   );
