@@ -7,6 +7,7 @@ import * as auth from './commands/auth.ts';
 import * as comments from './commands/comments.ts';
 import * as completion from './commands/completion.ts';
 import * as db from './commands/db.ts';
+import * as domains from './commands/domains.ts';
 import * as push from './commands/push.ts';
 import * as spaces from './commands/spaces.ts';
 import * as uploads from './commands/uploads.ts';
@@ -16,7 +17,7 @@ import * as rooms from './commands/rooms.ts';
 import * as webhooks from './commands/webhooks.ts';
 import { VERSION } from './version.ts';
 
-const groups = [auth, workspaces, spaces, push, aliases, uploads, comments, db, rooms, apps, billing, webhooks, completion];
+const groups = [auth, workspaces, spaces, push, aliases, domains, uploads, comments, db, rooms, apps, billing, webhooks, completion];
 
 const ENVIRONMENT = `
 Environment:

@@ -17,10 +17,11 @@ import { answerApi } from './api.ts';
 import { sendWebResponse } from './http.ts';
 import { answerApp } from './apps.ts';
 import { answerOps, OPS_PATHS } from './ops.ts';
+import { domainOf } from '../lib/spaces/domains.ts';
 import { contentHostOf, type ContentHost } from '../lib/spaces/hosts.ts';
 import { applyPagePolicy } from './page-policy.ts';
 import { notFoundPage } from './pages.ts';
-import { answerDownload, answerSite } from './sites.ts';
+import { answerDownload, answerSite, domainAnswerer } from './sites.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
 
@@ -61,6 +62,20 @@ function contentAnswerer(host: ContentHost): Answer {
   return answerNothing;
 }
 
+/**
+ * The Host's name when it could be a space's custom domain: a DNS name that is
+ * not the app's own, an address, or localhost (requests by address, health
+ * checks and tests never cost a lookup).
+ */
+function customDomainName(host: string | undefined): string | null {
+  if (!host) return null;
+  const name = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+  if (!name.includes('.') || name === appHostname || /^[\d.]+$/.test(name) || name.startsWith('[') || name.endsWith('.localhost')) return null;
+  return name;
+}
+
+const appHostname = new URL(config.publicUrl).hostname;
+
 /** Counts the answered request in /metrics and logs its line. */
 function finished(request: IncomingMessage, response: ServerResponse, context: RequestContext, started: number) {
   const ms = performance.now() - started;
@@ -89,22 +104,35 @@ export function createFrontServer(options: FrontServerOptions = {}): Server {
     const target = request.url ?? '/';
     const rawPath = target.split('?')[0];
     const content = contentHostOf(request.headers.host);
-    const answer = !target.startsWith('/') ? null : content ? contentAnswerer(content) : answererOf(rawPath);
-    if (!answer) {
-      if (options.pages && target.startsWith('/') && !content) {
-        // Pages see the client's address as the API does (lib/http/client.ts).
-        request.headers[PEER_HEADER] = request.socket.remoteAddress ?? '';
-        applyPagePolicy(request, response);
-        return options.pages(request, response);
+    const respond = (answer: Answer | null) => {
+      if (!answer) {
+        if (options.pages && target.startsWith('/') && !content) {
+          // Pages see the client's address as the API does (lib/http/client.ts).
+          request.headers[PEER_HEADER] = request.socket.remoteAddress ?? '';
+          applyPagePolicy(request, response);
+          return options.pages(request, response);
+        }
+        return void sendWebResponse(request, response, errorResponse('not_found', `No page ${rawPath.slice(0, 200)}.`));
       }
-      return void sendWebResponse(request, response, errorResponse('not_found', `No page ${rawPath.slice(0, 200)}.`));
-    }
-    requestContext.run(context, () =>
-      answer(request, response, context, target, rawPath).catch((error: unknown) => {
-        log.error('unhandled error', { requestId: context.requestId, route: context.route, error: error instanceof Error ? error.stack : String(error) });
-        if (response.headersSent) return void response.destroy();
-        void sendWebResponse(request, response, errorResponse('internal_error', `Something went wrong on our side (request ${context.requestId}).`));
-      }),
+      requestContext.run(context, () =>
+        answer(request, response, context, target, rawPath).catch((error: unknown) => {
+          log.error('unhandled error', { requestId: context.requestId, route: context.route, error: error instanceof Error ? error.stack : String(error) });
+          if (response.headersSent) return void response.destroy();
+          void sendWebResponse(request, response, errorResponse('internal_error', `Something went wrong on our side (request ${context.requestId}).`));
+        }),
+      );
+    };
+    if (!target.startsWith('/')) return respond(null);
+    if (content) return respond(contentAnswerer(content));
+    const domain = customDomainName(request.headers.host);
+    if (!domain) return respond(answererOf(rawPath));
+    // A name of someone's (docs.example.com): a space's custom domain, else the app as before.
+    domainOf(domain).then(
+      (found) => respond(found ? domainAnswerer(found) : answererOf(rawPath)),
+      (error: unknown) => {
+        log.error('custom domain lookup failed', { requestId: context.requestId, error: error instanceof Error ? error.message : String(error) });
+        void sendWebResponse(request, response, errorResponse('unavailable', 'This address cannot be looked up right now; try again shortly.'));
+      },
     );
   });
   // Requests Node's parser refuses (a malformed Content-Length, oversized headers) still get the envelope.

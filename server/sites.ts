@@ -13,6 +13,7 @@ import { fileResponse } from '../lib/http/files.ts';
 import type { RequestContext } from '../lib/http/request-context.ts';
 import { downloadByTicket } from '../lib/spaces/downloads.ts';
 import { ALIAS_PATTERN } from '../lib/schemas/spaces.ts';
+import { VERIFY_PATH } from '../lib/spaces/domains.ts';
 import { contentHostOf, contentIsSecure } from '../lib/spaces/hosts.ts';
 import { serveSite, SITE_TOKEN_LIFETIME, unlockSite, type SiteAnswer, type SiteVisit } from '../lib/spaces/serving.ts';
 import { requestUrl, sendWebResponse, toWebRequest } from './http.ts';
@@ -29,20 +30,21 @@ const SITE_FORM_LIMIT = 16 * 1024;
  * the space's path, and SameSite=None where allowed, for the sandboxed page's
  * own requests.
  */
-export function spaceCookie(where: SiteVisit['where'], spaceId: string): string {
-  if (where === 'app-origin') return `atrium_space_${spaceId}`;
-  return contentIsSecure() ? '__Host-atrium_space' : 'atrium_space';
+export function spaceCookie(site: SiteAddress): string {
+  if (site.where === 'app-origin') return `atrium_space_${site.id}`;
+  return site.secure ? '__Host-atrium_space' : 'atrium_space';
 }
 
-function cookieHeader(where: SiteVisit['where'], spaceId: string, token: string): string {
+function cookieHeader(site: SiteAddress, token: string): string {
   const lifetime = `Max-Age=${SITE_TOKEN_LIFETIME / 1000}`;
-  if (where === 'own-host') {
-    const scope = contentIsSecure() ? 'Secure; SameSite=None; Partitioned' : 'SameSite=Lax';
-    return `${spaceCookie(where, spaceId)}=${token}; Path=/; HttpOnly; ${scope}; ${lifetime}`;
+  if (site.where === 'own-host') {
+    const scope = site.secure ? 'Secure; SameSite=None; Partitioned' : 'SameSite=Lax';
+    return `${spaceCookie(site)}=${token}; Path=/; HttpOnly; ${scope}; ${lifetime}`;
   }
+  const spaceId = site.id;
   const app = new URL(config.publicUrl);
   const secure = app.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(app.hostname);
-  return `${spaceCookie(where, spaceId)}=${token}; Path=/s/${spaceId}/; HttpOnly; ${secure ? 'SameSite=None; Secure' : 'SameSite=Lax'}; ${lifetime}`;
+  return `${spaceCookie(site)}=${token}; Path=/s/${spaceId}/; HttpOnly; ${secure ? 'SameSite=None; Secure' : 'SameSite=Lax'}; ${lifetime}`;
 }
 
 function decodedSegment(segment: string): string | null {
@@ -53,43 +55,48 @@ function decodedSegment(segment: string): string | null {
   }
 }
 
-async function render(request: Request, where: SiteVisit['where'], spaceId: string, answer: SiteAnswer): Promise<Response> {
+async function render(request: Request, site: SiteAddress, answer: SiteAnswer): Promise<Response> {
   let response: Response;
   if (answer.kind === 'file') response = await fileResponse(request, answer.file);
   else if (answer.kind === 'redirect') response = new Response(null, { status: answer.status, headers: { location: answer.location, 'cache-control': 'no-store' } });
   else if (answer.kind === 'password') response = passwordPage(answer.status, answer.error, answer.memberUrl, config.publicUrl);
   else response = notFoundPage(answer.message, answer.signInUrl, config.publicUrl);
-  if (answer.grant) response.headers.append('set-cookie', cookieHeader(where, spaceId, answer.grant));
+  if (answer.grant) response.headers.append('set-cookie', cookieHeader(site, answer.grant));
   return response;
 }
 
-type SiteAddress = { id: string; alias: string | null; where: SiteVisit['where']; inner: string };
+/** A site as one request addresses it; `secure`: whether its own host's cookie can be Secure. */
+export type SiteAddress = { id: string; alias: string | null; domain: string | null; where: SiteVisit['where']; inner: string; secure: boolean };
 
 /** Which site a request is for, and where: its own host (or an alias's), or /s/<id>/ (/s/<id>/~<alias>/) on the app's origin. */
 function siteOf(url: URL): SiteAddress | null {
   const host = contentHostOf(url.host);
-  if (host) return host.kind === 'space' ? { id: host.id, alias: host.alias, where: 'own-host', inner: url.pathname.slice(1) } : null;
+  if (host) return host.kind === 'space' ? { id: host.id, alias: host.alias, domain: null, where: 'own-host', inner: url.pathname.slice(1), secure: contentIsSecure() } : null;
   const [, prefix, segment = '', ...rest] = url.pathname.split('/');
   const id = prefix === 's' ? decodedSegment(segment) : null;
   if (!id) return null;
-  if (!rest[0]?.startsWith('~')) return { id, alias: null, where: 'app-origin', inner: rest.join('/') };
+  if (!rest[0]?.startsWith('~')) return { id, alias: null, domain: null, where: 'app-origin', inner: rest.join('/'), secure: false };
   const alias = rest[0].slice(1);
-  return ALIAS_PATTERN.test(alias) ? { id, alias, where: 'app-origin', inner: rest.slice(1).join('/') } : null;
+  return ALIAS_PATTERN.test(alias) ? { id, alias, domain: null, where: 'app-origin', inner: rest.slice(1).join('/'), secure: false } : null;
 }
 
-/** A published site's answer to a request on its own host or under /s/<id>/. */
-export async function siteResponse(request: Request): Promise<Response> {
+/** A custom domain's request: the space's site at the name, its cookie Secure when the visitor came over https. */
+export function domainSite(url: URL, spaceId: string): SiteAddress {
+  return { id: spaceId, alias: null, domain: url.hostname, where: 'own-host', inner: url.pathname.slice(1), secure: url.protocol === 'https:' };
+}
+
+/** A published site's answer to a request on its own host, a custom domain (`site` given) or under /s/<id>/. */
+export async function siteResponse(request: Request, site: SiteAddress | null = siteOf(new URL(request.url))): Promise<Response> {
   const url = new URL(request.url);
-  const site = siteOf(url);
   if (!site) return notFoundPage('There is nothing here.', null, config.publicUrl);
-  const { id, alias, where, inner } = site;
+  const { id, alias, domain, where, inner } = site;
   // With hosts of their own, a site's password is only ever entered on its host.
   if (request.method === 'POST' && (where === 'own-host' || config.contentDomain === null)) {
     const form = await limitBody(request, SITE_FORM_LIMIT)
       .formData()
       .catch(() => null);
     const password = form?.get('password');
-    return render(request, where, id, await unlockSite(callerOf(request, null), url, id, typeof password === 'string' ? password : null));
+    return render(request, site, await unlockSite(callerOf(request, null), url, id, typeof password === 'string' ? password : null));
   }
   if (!['GET', 'HEAD', 'POST'].includes(request.method)) {
     return new Response('Only GET, HEAD and the password form\'s POST are answered here.', { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-type': 'text/plain; charset=utf-8' } });
@@ -99,15 +106,16 @@ export async function siteResponse(request: Request): Promise<Response> {
     where,
     inner,
     alias,
+    domain,
     method: request.method === 'HEAD' ? 'HEAD' : 'GET',
     sessionActor: where === 'app-origin' ? await sessionActor(request) : null,
-    siteToken: cookieValue(request, spaceCookie(where, id)),
+    siteToken: cookieValue(request, spaceCookie(site)),
     client: clientOf(request),
     referrer: request.headers.get('referer'),
     fetchSite: request.headers.get('sec-fetch-site'),
     fetchMode: request.headers.get('sec-fetch-mode'),
   };
-  return render(request, where, id, await serveSite(visit, id));
+  return render(request, site, await serveSite(visit, id));
 }
 
 /** A /dl/<ticket> link: no sign-in, one file, 5 minutes. Errors are the API's envelope. */
@@ -135,6 +143,26 @@ export async function answerDownload(request: IncomingMessage, response: ServerR
     ? await downloadResponse(toWebRequest(request, requestUrl(request, target), request.method === 'HEAD' ? 'HEAD' : request.method))
     : errorResponse('not_found', 'This download link is not valid; ask for a new one.');
   await sendWebResponse(request, response, answer);
+}
+
+/** A request whose Host is a space's custom domain: its verification address, and the space's site once verified. */
+export function domainAnswerer(domain: { spaceId: string; token: string; active: boolean }) {
+  return async (request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string, rawPath: string) => {
+    context.route = 'custom-domain';
+    let answer: Response;
+    if (rawPath.startsWith(VERIFY_PATH)) {
+      answer =
+        rawPath.slice(VERIFY_PATH.length) === domain.token
+          ? new Response(domain.token, { headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } })
+          : notFoundPage('There is nothing here.', null, config.publicUrl);
+    } else if (!domain.active) {
+      answer = notFoundPage('This domain is not verified yet: its owners verify it in Atrium.', null, config.publicUrl);
+    } else {
+      const url = new URL(requestUrl(request, target));
+      answer = await siteResponse(toWebRequest(request, url.href), domainSite(url, domain.spaceId));
+    }
+    await sendWebResponse(request, response, answer);
+  };
 }
 
 export async function answerSite(request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string, rawPath: string) {

@@ -32,6 +32,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Spaces:
     'Spaces: create, list and change them, who may see them (visibility, password, guests, viewers), what changed lately, page views and visitor statistics.',
   'Spaces: publishing': 'Publishing versions of a space: plan a push, upload the missing bytes, commit; then read versions, files and their history.',
+  'Spaces: domains': "A space's custom domains: add a name of yours, verify that it reaches this Atrium, and the name serves the site; and the check Caddy's on-demand TLS asks.",
   'Spaces: uploads': 'One-off files kept beside a space: upload, list, download (directly or by a 5-minute link) and delete.',
   Billing:
     "A workspace's plan, its usage against the plan's limits, changing the plan through the billing provider (Stripe), its customer portal, and the provider's signed webhook. Without a provider the server enforces no plan limits unless its operator sets them.",

@@ -120,6 +120,19 @@ export const alias = z
   })
   .meta({ id: 'Alias' });
 
+export const spaceDomain = z
+  .object({
+    hostname: z.string(),
+    status: z.enum(['pending', 'active']).meta({ description: 'active once verified: then the site is served at the name.' }),
+    url: z.string().meta({ description: 'The site at the name (https: TLS is the proxy in front, see docs/deploy.md).' }),
+    verification: z.object({ token: z.string(), url: z.string().meta({ description: 'What Atrium fetches to verify: it answers the token there once the name points at it.' }) }),
+    verifiedAt: timestamp.nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'SpaceDomain' });
+
+const hostnameParam = text().min(1).max(253);
+
 export const fileRead = z
   .object({
     versionNumber: z.number().int(),
@@ -374,6 +387,57 @@ export const spacesApi = {
     response: null,
     errors: [401, 403, 404],
   }),
+  domains: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/domains',
+    tag: 'Spaces: domains',
+    summary: "The space's custom domains (admin)",
+    auth: 'user',
+    params: idParams,
+    response: z.object({ domains: z.array(spaceDomain) }),
+    errors: [401, 403, 404],
+  }),
+  addDomain: endpoint({
+    method: 'POST',
+    path: '/v1/spaces/{id}/domains',
+    tag: 'Spaces: domains',
+    summary: 'Add a custom domain (admin); it serves the site once verified',
+    auth: 'user',
+    params: idParams,
+    body: z.object({ hostname: text().min(1).max(253).meta({ description: 'A host name of yours, e.g. docs.example.com.' }) }),
+    response: spaceDomain,
+    errors: [400, 401, 403, 404, 409],
+  }),
+  verifyDomain: endpoint({
+    method: 'POST',
+    path: '/v1/spaces/{id}/domains/{hostname}/verify',
+    tag: 'Spaces: domains',
+    summary: "Check that the name reaches this Atrium (its verification address answers the token); 409 says what was found",
+    auth: 'user',
+    params: z.object({ id: spaceId, hostname: hostnameParam }),
+    response: spaceDomain,
+    errors: [401, 403, 404, 409],
+  }),
+  deleteDomain: endpoint({
+    method: 'DELETE',
+    path: '/v1/spaces/{id}/domains/{hostname}',
+    tag: 'Spaces: domains',
+    summary: 'Remove a custom domain (admin); it stops serving at once',
+    auth: 'user',
+    params: z.object({ id: spaceId, hostname: hostnameParam }),
+    response: null,
+    errors: [401, 403, 404],
+  }),
+  domainCheck: endpoint({
+    method: 'GET',
+    path: '/v1/domains/check',
+    tag: 'Spaces: domains',
+    summary: "Whether a name is an active custom domain here: the `ask` of Caddy's on-demand TLS (200 or 404)",
+    auth: 'anonymous',
+    query: z.object({ domain: text().min(1).max(253) }),
+    response: z.object({ domain: z.string(), active: z.literal(true) }),
+    errors: [400, 404],
+  }),
   version: endpoint({
     method: 'GET',
     path: '/v1/spaces/{id}/versions/{n}',
@@ -494,6 +558,7 @@ export type FileEntryInput = z.infer<typeof fileEntry>;
 export type Diff = z.infer<typeof diff>;
 export type SiteRulesSummary = z.infer<typeof siteRulesSummary>;
 export type Alias = z.infer<typeof alias>;
+export type SpaceDomain = z.infer<typeof spaceDomain>;
 export type Version = z.infer<typeof version>;
 export type Upload = z.infer<typeof upload>;
 export type VisitorStats = z.infer<typeof visitorStats>;

@@ -39,12 +39,15 @@ import { normalizePath } from './paths.ts';
 import { versionSite } from './publishing.ts';
 import { headersFor, matchRedirect } from './site-rules.ts';
 import { aliasVersion } from './aliases.ts';
+import { domainOf } from './domains.ts';
 import { aliasOrigin, spaceOrigin } from './hosts.ts';
 import { loadSpace, type LoadedSpace } from './spaces.ts';
 import { UNLOCK_LIFETIME, unlockSpace } from './unlock.ts';
 import { storeView } from './visitors.ts';
 
 const HANDOFF_PARAM = 'atrium-access';
+/** On the app's origin: the custom domain a hand-off goes back to. */
+const RETURN_PARAM = 'atrium-return';
 const HANDOFF_LIFETIME = 60 * 1000;
 export const SITE_TOKEN_LIFETIME = UNLOCK_LIFETIME;
 
@@ -58,6 +61,8 @@ export type SiteVisit = {
   inner: string;
   /** The alias the visitor came through (its own host, or /s/<id>/~<alias>/), null for the space's own address. */
   alias: string | null;
+  /** The custom domain the visitor came through, null for Atrium's own addresses. */
+  domain: string | null;
   method: 'GET' | 'HEAD';
   /** Who the app's session says the visitor is (only ever sent on the app's own origin). */
   sessionActor: Actor | null;
@@ -129,6 +134,7 @@ async function access(visit: SiteVisit, id: string): Promise<{ loaded: LoadedSpa
 async function handOff(visit: SiteVisit, id: string, origin: string): Promise<SiteAnswer> {
   const { url } = visit;
   const target = new URL(`${origin}/${visit.inner}${url.search}`);
+  target.searchParams.delete(RETURN_PARAM);
   const actor = visit.sessionActor;
   let loaded: LoadedSpace | null = null;
   try {
@@ -188,13 +194,27 @@ const includedByAnotherSite = (visit: SiteVisit) => (visit.fetchSite === 'cross-
 /** The site's path on the app's origin: /s/<id>/, or /s/<id>/~<alias>/. */
 const appPath = (visit: SiteVisit, id: string) => `/s/${id}${visit.alias ? `/~${visit.alias}` : ''}`;
 
-/** Where the app's origin takes over for a visitor the site's host cannot let in (sign-in, hand-off). */
-const onAppOrigin = (visit: SiteVisit, id: string) => `${config.publicUrl}${appPath(visit, id)}/${visit.inner}${visit.url.search}`;
+/** Where the app's origin takes over for a visitor the site's host cannot let in (sign-in, hand-off); a custom domain asks to be returned to. */
+function onAppOrigin(visit: SiteVisit, id: string): string {
+  const target = new URL(`${config.publicUrl}${appPath(visit, id)}/${visit.inner}${visit.url.search}`);
+  if (visit.domain) target.searchParams.set(RETURN_PARAM, visit.url.origin);
+  return target.toString();
+}
+
+/** The origin a hand-off returns to: the custom domain asked for when it is an active domain of this space, else the site's own host (null without a content domain). */
+async function returnOrigin(visit: SiteVisit, id: string): Promise<string | null> {
+  const own = visit.alias ? aliasOrigin(id, visit.alias) : spaceOrigin(id);
+  const asked = visit.url.searchParams.get(RETURN_PARAM);
+  if (!asked || !URL.canParse(asked)) return own;
+  const back = new URL(asked);
+  const domain = await domainOf(back.hostname);
+  return domain?.active && domain.spaceId === id && /^https?:$/.test(back.protocol) ? back.origin : own;
+}
 
 export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswer> {
   const { url } = visit;
-  const origin = visit.alias ? aliasOrigin(id, visit.alias) : spaceOrigin(id);
-  if (visit.where === 'app-origin' && origin) return handOff(visit, id, origin);
+  const origin = visit.where === 'app-origin' ? await returnOrigin(visit, id) : null;
+  if (origin) return handOff(visit, id, origin);
   const handoff = url.searchParams.get(HANDOFF_PARAM);
   if (handoff && visit.where === 'own-host') return acceptHandOff(url, id, handoff);
 

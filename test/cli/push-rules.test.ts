@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { signIn } from '../helpers.ts';
 import { makeSpace } from '../spaces/fixtures.ts';
 import { useFrontServer } from '../server.ts';
+import { domainCheck } from '@/lib/spaces/domains.ts';
+import { localhostEverywhere } from '../http/raw.ts';
 
 const server = useFrontServer();
 const run = promisify(execFile);
@@ -49,5 +51,24 @@ describe('atrium alias and push --alias', () => {
     expect((failed as { stderr: string }).stderr).toContain('There is no version 5: the latest is 1.');
     expect(await atrium('alias', 'rm', 'pr-7')).toContain('Removed alias pr-7');
     expect(JSON.parse(await atrium('alias', '--json')).map((a: { name: string }) => a.name)).toEqual(['staging']);
+  });
+});
+
+describe('atrium domains', () => {
+  it('adds a domain with what to do next, verifies it through the name, lists and removes it', { timeout: 60_000 }, async () => {
+    const saved = { ...domainCheck };
+    Object.assign(domainCheck, { port: Number(new URL(server.origin).port), lookup: localhostEverywhere });
+    try {
+      const owner = await signIn('cli-domains');
+      const space = await makeSpace(owner.token, 'cli-domains');
+      const env = { ...process.env, ATRIUM_URL: server.origin, ATRIUM_TOKEN: owner.token, ATRIUM_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), 'atrium-config-')) };
+      const atrium = async (...args: string[]) => (await run(process.execPath, ['cli/main.ts', ...args, '--space', space.id], { env })).stdout;
+      expect(await atrium('domains', 'add', 'www.cli-domains.example')).toMatch(/www\.cli-domains\.example is pending\. Point its DNS[\s\S]*atrium domains verify www\.cli-domains\.example/);
+      expect(await atrium('domains', 'verify', 'www.cli-domains.example')).toBe('www.cli-domains.example serves the space: https://www.cli-domains.example/\n');
+      expect(await atrium('domains')).toMatch(/HOSTNAME\s+STATUS[\s\S]*www\.cli-domains\.example\s+active/);
+      expect(await atrium('domains', 'rm', 'www.cli-domains.example')).toContain('Removed www.cli-domains.example');
+    } finally {
+      Object.assign(domainCheck, saved);
+    }
   });
 });

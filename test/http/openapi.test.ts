@@ -89,6 +89,7 @@ describe('the OpenAPI document', () => {
       'POST /v1/live-spaces/{id}/ticket',
       'POST /v1/rooms/{id}/ticket',
       'POST /v1/spaces/{id}/db/reset',
+      'POST /v1/spaces/{id}/domains/{hostname}/verify',
       'POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
       'POST /v1/webhooks/{id}/ping',
       'POST /v1/workspaces/{slug}/accept',

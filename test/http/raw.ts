@@ -28,6 +28,12 @@ export const localhostLookup: LookupFunction = (hostname, options, callback) => 
   return lookup(hostname, options, callback);
 };
 
+/** Resolves every name to loopback (a test's stand-in for DNS pointing a domain at this machine). */
+export const localhostEverywhere: LookupFunction = (_hostname, options, callback) => {
+  if (options.all) return (callback as (error: null, addresses: LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+  return callback(null, '127.0.0.1', 4);
+};
+
 /** A site's or live app's own origin (from the API's url), on the port a test's server listens on. */
 export function onPort(address: string, serverOrigin: string): string {
   const url = new URL(address);

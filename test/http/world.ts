@@ -179,6 +179,13 @@ export class World {
     return webhook.id;
   }
 
+  /** A custom domain the owner adds to the space, not verified. */
+  async domain(space: SpaceKind): Promise<string> {
+    const hostname = `${Math.random().toString(36).slice(2, 10)}.example.com`;
+    await this.must(200, 'POST', `/v1/spaces/${this.spaces[space]}/domains`, { as: this.people.owner, body: { hostname } });
+    return hostname;
+  }
+
   async upload(space: SpaceKind, name = 'notes.txt'): Promise<string> {
     const json = await this.must(200, 'POST', `/v1/spaces/${this.spaces[space]}/uploads`, { as: this.people.owner, query: { name }, raw: Buffer.from(`notes ${Math.random()}\n`) });
     return json.id;
@@ -398,6 +405,12 @@ export const examples: Record<string, ExampleEntry> = {
   'spacesApi.versions': inSpace(),
   'spacesApi.aliases': inSpace(),
   'spacesApi.setAlias': inSpace(() => ({ params: { name: 'preview' }, body: { version: 1 } })),
+  // Custom domains: a name of its own per call (verifying reaches nothing here: 409 for those allowed).
+  'spacesApi.domains': inSpace(),
+  'spacesApi.addDomain': { fresh: true, build: async (w, _role, space) => ({ params: { id: w.spaces[space] }, body: { hostname: `${Math.random().toString(36).slice(2, 10)}.example.com` } }) },
+  'spacesApi.verifyDomain': { fresh: true, build: async (w, _role, space) => ({ params: { id: w.spaces[space], hostname: await w.domain(space) } }) },
+  'spacesApi.deleteDomain': { fresh: true, build: async (w, _role, space) => ({ params: { id: w.spaces[space], hostname: await w.domain(space) } }) },
+  'spacesApi.domainCheck': me(() => ({ query: { domain: 'nothing-here.example.com' } })),
   // An alias of its own per call, made by the owner, for the caller to remove.
   'spacesApi.deleteAlias': {
     fresh: true,
