@@ -68,6 +68,15 @@ const schema = z.object({
     .regex(/^vercel_blob_rw_[A-Za-z0-9]+_\w+$/, 'must be a Vercel Blob read-write token (vercel_blob_rw_<store>_<secret>)')
     .optional(),
   VERCEL_BLOB_API_URL: url.optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3 to 63 lowercase letters, digits, dots and hyphens)')
+    .optional(),
+  S3_ENDPOINT: url.optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: flag('false'),
   STORAGE_GRACE_SECONDS: seconds('3600'),
   STORAGE_SWEEP_SECONDS: seconds('900'),
   SPACEDB_TIMEOUT_SECONDS: seconds('30'),
@@ -147,6 +156,9 @@ function parsePlanTable(value: string): PlanTableOverrides | string {
   return parsed.data;
 }
 
+/** Where blobs live in an S3-compatible store; without keys the SDK's own chain (environment, instance role) is used. */
+export type S3Config = { bucket: string; endpoint: string | null; region: string; accessKeyId: string | null; secretAccessKey: string | null; forcePathStyle: boolean };
+
 /** The scheme, domain and port of the content domain; `port` is "" for the scheme's default. */
 export type ContentDomain = { protocol: 'http:' | 'https:'; hostname: string; port: string };
 
@@ -188,6 +200,8 @@ export type Config = {
    */
   contentDomain: ContentDomain | null;
   blobToken: string | undefined;
+  /** An S3-compatible bucket for blobs (S3_BUCKET set), else null. */
+  s3: S3Config | null;
   /** How long an unreferenced blob or a temporary file is kept after its last use. */
   storageGraceMs: number;
   /** How often the storage sweeper runs; 0 turns it off. */
@@ -267,6 +281,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       if (!e[name]) issues.push(`  ${name}: needed with BILLING_PROVIDER_SECRET_KEY (the Stripe price id of the plan, price_…)`);
     }
   }
+  if (e.S3_BUCKET && e.BLOB_READ_WRITE_TOKEN) issues.push('  S3_BUCKET and BLOB_READ_WRITE_TOKEN: choose one blob store');
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) issues.push('  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
+  if (!e.S3_BUCKET && (e.S3_ENDPOINT || e.S3_ACCESS_KEY_ID)) issues.push('  S3_BUCKET: needed with the other S3_ settings (the bucket that holds the blobs)');
   const planTable = e.BILLING_PLANS === undefined ? null : parsePlanTable(e.BILLING_PLANS);
   if (typeof planTable === 'string') issues.push(`  BILLING_PLANS: ${planTable}`);
   const github = oauth('GITHUB', e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET);
@@ -292,6 +309,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     contentDomain: contentDomainOf(e.CONTENT_BASE_URL, publicUrl),
     blobToken: e.BLOB_READ_WRITE_TOKEN,
+    s3: e.S3_BUCKET
+      ? { bucket: e.S3_BUCKET, endpoint: e.S3_ENDPOINT ?? null, region: e.S3_REGION, accessKeyId: e.S3_ACCESS_KEY_ID ?? null, secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? null, forcePathStyle: e.S3_FORCE_PATH_STYLE }
+      : null,
     storageGraceMs: e.STORAGE_GRACE_SECONDS * 1000,
     storageSweepMs: e.STORAGE_SWEEP_SECONDS * 1000,
     redisUrl: e.REDIS_URL,

@@ -44,6 +44,23 @@ describe('configuration', () => {
     expect(() => loadConfig({ CONTENT_BASE_URL: 'http://10.0.0.5:3000' })).toThrow('CONTENT_BASE_URL="http://10.0.0.5:3000": must be a domain name, not an address');
   });
 
+  it('reads an S3-compatible store and refuses half a configuration', () => {
+    expect(loadConfig({}).s3).toBeNull();
+    expect(loadConfig({ S3_BUCKET: 'atrium-blobs', S3_ENDPOINT: 'http://minio:9000/', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret', S3_FORCE_PATH_STYLE: 'true' }).s3).toEqual({
+      bucket: 'atrium-blobs',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      accessKeyId: 'key',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+    });
+    expect(() => loadConfig({ S3_BUCKET: 'atrium-blobs', S3_ACCESS_KEY_ID: 'key' })).toThrow('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://minio:9000' })).toThrow('S3_BUCKET: needed with the other S3_ settings');
+    expect(() => loadConfig({ S3_BUCKET: 'Bad_Bucket' })).toThrow('S3_BUCKET="Bad_Bucket": must be a bucket name');
+    expect(() => loadConfig({ S3_BUCKET: 'atrium-blobs', BLOB_READ_WRITE_TOKEN: 'vercel_blob_rw_store_secret' })).toThrow('S3_BUCKET and BLOB_READ_WRITE_TOKEN: choose one blob store');
+    expect(() => loadConfig({ S3_BUCKET: 'atrium-blobs', S3_SECRET_ACCESS_KEY: 'shh' })).not.toThrow(/shh/);
+  });
+
   it('stops npm start before anything else with that message and exit code 1', () => {
     const result = spawnSync(process.execPath, ['scripts/start.ts'], { env: { ...process.env, PORT: 'abc' }, encoding: 'utf8' });
     expect(result.status).toBe(1);

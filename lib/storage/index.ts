@@ -1,9 +1,11 @@
 // Content-addressed blob storage behind one small interface: a blob is named
 // by the SHA-256 of its bytes. The filesystem store under DATA_DIR is the
-// default; a Vercel Blob store is used when BLOB_READ_WRITE_TOKEN is set.
+// default; an S3-compatible bucket is used when S3_BUCKET is set, a Vercel
+// Blob store when BLOB_READ_WRITE_TOKEN is.
 import path from 'node:path';
 import { config } from '../config.ts';
 import { filesystemStore } from './filesystem.ts';
+import { s3Store } from './s3.ts';
 import { vercelBlobStore } from './vercel-blob.ts';
 
 export type StoredBlob = { sha256: string; size: number };
@@ -37,6 +39,6 @@ export interface BlobStore {
 let store: BlobStore | undefined;
 
 export function blobStore(): BlobStore {
-  store ??= config.blobToken ? vercelBlobStore(config.blobToken) : filesystemStore(path.join(config.dataDir, 'blobs'));
+  store ??= config.s3 ? s3Store(config.s3) : config.blobToken ? vercelBlobStore(config.blobToken) : filesystemStore(path.join(config.dataDir, 'blobs'));
   return store;
 }

@@ -1,6 +1,7 @@
 // A whole Atrium cluster on one machine, as an operator would run it on many:
 // web nodes (`server/main.ts`, the production build), realtime nodes
-// (`realtime/main.ts`), one PostgreSQL, Redis, the blob store, and HAProxy in
+// (`realtime/main.ts`), one PostgreSQL, Redis, an S3-protocol server for the
+// blobs (s3rver, the stand-in for any S3-compatible store), and HAProxy in
 // front. `npm run cluster` starts one for people to try; the cluster test
 // (test/cluster/) starts one to publish, read, edit, kill and restart through.
 //
@@ -12,6 +13,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from '../../lib/db/embedded-postgres.ts';
+import { startS3StandIn } from '../s3-stand-in.ts';
 import { haproxyConfig } from './haproxy.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -59,6 +61,8 @@ export type Cluster = {
   web: ClusterNode[];
   realtime: ClusterNode[];
   redisUrl: string;
+  /** Where the S3 stand-in keeps the bucket's objects on disk (for tests that look). */
+  s3Directory: string;
   /** Stops every process (nodes with SIGTERM, so they drain). */
   stop(): Promise<void>;
 };
@@ -174,6 +178,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       stops.push(redis.stop);
       redisUrl = redis.url;
     }
+    // The blobs in a bucket every node reaches over S3, never on one node's disk.
+    const s3 = await startS3StandIn('atrium-cluster', path.join(dataDir, 's3'));
+    stops.push(s3.close);
+    log(`S3 stand-in on ${s3.config.endpoint}, bucket ${s3.config.bucket}`);
     const lbPort = options.port ?? (await freePort());
     const origin = `http://localhost:${lbPort}`;
     // What every node shares: the database, Redis, the blob store, the secret
@@ -182,6 +190,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: redisUrl,
       DATA_DIR: dataDir,
+      S3_BUCKET: s3.config.bucket,
+      S3_ENDPOINT: s3.config.endpoint!,
+      S3_REGION: s3.config.region,
+      S3_ACCESS_KEY_ID: s3.config.accessKeyId!,
+      S3_SECRET_ACCESS_KEY: s3.config.secretAccessKey!,
+      S3_FORCE_PATH_STYLE: 'true',
       PUBLIC_URL: origin,
       AUTH_SECRET: randomBytes(33).toString('base64'),
       TRUST_PROXY: 'true',
@@ -219,7 +233,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     });
     await waitUntil('HAProxy to route to a ready node', ready(origin), 20_000, () => haproxyOutput);
     log(`load balancer on ${origin}`);
-    return { origin, web, realtime, redisUrl, stop };
+    return { origin, web, realtime, redisUrl, s3Directory: s3.directory, stop };
   } catch (error) {
     await stop();
     throw error;

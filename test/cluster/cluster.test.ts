@@ -1,11 +1,12 @@
 // A cluster behind a real load balancer (scripts/cluster/harness.ts): three
-// web nodes, two realtime nodes, PostgreSQL, Redis and HAProxy. It runs after
+// web nodes, two realtime nodes, PostgreSQL, Redis, an S3-protocol server for
+// the blobs and HAProxy. It runs after
 // the production build (scripts/test.ts), since web nodes serve it. Each
 // scenario speaks HTTP and the room protocol as clients do, to the balancer or
 // to one node on purpose; the load runs mix reads, pushes, space-database
 // writes and socket edits while nodes are killed or restarted.
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPrerequisites, ClusterSetupError, startCluster, type Cluster, type ClusterNode } from '../../scripts/cluster/harness.ts';
@@ -121,6 +122,9 @@ describe.skipIf(missing !== null)('a cluster behind HAProxy', () => {
     expect(await download.text()).toBe('plain\n');
     const versions = await must(200, c, 'GET', `/v1/spaces/${space.id}/versions`, { token: owner.token });
     expect(versions.versions[0].number).toBe(number);
+    // The bytes are in the bucket every node reaches, not on one node's disk.
+    const objects = await readdir(cluster.s3Directory, { recursive: true });
+    expect(objects.some((name) => name.includes(`blobs/${createHash('sha256').update('plain\n').digest('hex')}`))).toBe(true);
   });
 
   it('shares rate limits between web nodes: wrong unlock passwords spread over three nodes get exactly ten 401s', async () => {

@@ -1,0 +1,23 @@
+// A real S3-protocol server on loopback (s3rver), started by the tests and the
+// cluster harness (`npm run cluster`): the boundary double for S3-compatible
+// storage, as the Stripe and Vercel Blob stand-ins are for theirs. Its files
+// are under a fresh folder, or `directory`.
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import S3rver from 's3rver';
+import type { S3Config } from '../lib/config.ts';
+
+export async function startS3StandIn(bucket = 'atrium-test', folder?: string): Promise<{ config: S3Config; directory: string; close: () => Promise<void> }> {
+  const directory = folder ?? (await mkdtemp(path.join(tmpdir(), 'atrium-s3-')));
+  await mkdir(directory, { recursive: true });
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const address = (await server.run()) as AddressInfo;
+  return {
+    // s3rver's fixed credentials.
+    config: { bucket, endpoint: `http://127.0.0.1:${address.port}`, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true },
+    directory,
+    close: () => server.close(),
+  };
+}
