@@ -184,9 +184,18 @@ export const visitorStats = z
     countries: z.array(count),
     referrers: z.array(count),
     pages: z.array(count),
+    aliases: z.array(count).meta({ description: 'Views that came through an alias (a preview address), by alias.' }),
     people: z.array(z.object({ user, views: z.number().int(), lastSeenAt: timestamp })),
     recent: z.array(
-      z.object({ at: timestamp, path: z.string(), version: z.number().int().nullable(), country: z.string().nullable(), referrer: z.string().nullable(), user: user.nullable() }),
+      z.object({
+        at: timestamp,
+        path: z.string(),
+        version: z.number().int().nullable(),
+        alias: z.string().nullable().meta({ description: 'The alias the visitor came through, null for the space’s own address.' }),
+        country: z.string().nullable(),
+        referrer: z.string().nullable(),
+        user: user.nullable(),
+      }),
     ),
   })
   .meta({ id: 'VisitorStats' });

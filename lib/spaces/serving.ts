@@ -286,7 +286,7 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
     answer.grant = await issueSiteToken(space.id, 'member', caller.actor.user.id, SITE_TOKEN_LIFETIME);
   }
   if (served === 200 && visit.method === 'GET' && contentType.startsWith('text/html') && !permissions.push) {
-    await storeView(caller, space.id, { path: `/${path}`, version: asked ? number : null, referrer: visit.referrer });
+    await storeView(caller, space.id, { path: `/${path}`, version: asked || visit.alias ? number : null, referrer: visit.referrer, alias: visit.alias });
   }
   return answer;
 }

@@ -102,7 +102,7 @@ async function pageOf(spaceId: string, version: number, raw: string): Promise<st
 export async function storeView(
   { actor, client }: Caller,
   spaceId: string,
-  view: { path: string; version: number | null; referrer: string | null },
+  view: { path: string; version: number | null; referrer: string | null; alias?: string | null },
 ): Promise<void> {
   const now = Date.now();
   const salt = await saltOf(utcDay(now));
@@ -119,6 +119,7 @@ export async function storeView(
     client.location?.country ?? null,
     visitor,
     actor?.user.id ?? null,
+    view.alias ?? null,
   ]);
 }
 
@@ -127,8 +128,8 @@ export async function storeView(
 // only): a crash of PostgreSQL may forget the last fraction of a second of
 // views, which a visitor count can spare.
 const STORE_VIEW = `
-  INSERT INTO "SpaceView" ("spaceId", "at", "path", "version", "referrer", "country", "visitor", "userId")
-  SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed`;
+  INSERT INTO "SpaceView" ("spaceId", "at", "path", "version", "referrer", "country", "visitor", "userId", "alias")
+  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed`;
 
 /** The beacon: a view of a page the caller can see; people who can push are not counted. */
 export async function recordView(
@@ -154,7 +155,7 @@ export async function visitorStats(caller: SignedInCaller, id: string, days: num
   const today = Date.parse(`${utcDay(Date.now())}T00:00:00Z`);
   const since = new Date(today - (days - 1) * DAY);
   const where = { spaceId: space.id, at: { gte: since } };
-  const [daily, countries, referrers, pages, people, recent] = await Promise.all([
+  const [daily, countries, referrers, pages, people, recent, aliases] = await Promise.all([
     db.$queryRaw<{ date: string; views: number; visitors: number }[]>`
       SELECT to_char("at" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "date", count(*)::int AS "views", count(DISTINCT "visitor")::int AS "visitors"
       FROM "SpaceView" WHERE "spaceId" = ${space.id} AND "at" >= ${since} GROUP BY 1`,
@@ -162,7 +163,8 @@ export async function visitorStats(caller: SignedInCaller, id: string, days: num
     db.spaceView.groupBy({ by: ['referrer'], where, _count: { _all: true }, orderBy: { _count: { referrer: 'desc' } }, take: TOP }),
     db.spaceView.groupBy({ by: ['path'], where, _count: { _all: true }, orderBy: { _count: { path: 'desc' } }, take: TOP }),
     db.spaceView.groupBy({ by: ['userId'], where: { ...where, userId: { not: null } }, _count: { _all: true }, _max: { at: true } }),
-    db.spaceView.findMany({ where, orderBy: { at: 'desc' }, take: RECENT, select: { at: true, path: true, version: true, country: true, referrer: true, userId: true } }),
+    db.spaceView.findMany({ where, orderBy: { at: 'desc' }, take: RECENT, select: { at: true, path: true, version: true, country: true, referrer: true, userId: true, alias: true } }),
+    db.spaceView.groupBy({ by: ['alias'], where: { ...where, alias: { not: null } }, _count: { _all: true }, orderBy: { _count: { alias: 'desc' } }, take: TOP }),
   ]);
   const userIds = [...new Set([...people.map((p) => p.userId!), ...recent.flatMap((r) => (r.userId ? [r.userId] : []))])];
   const users = new Map((await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, handle: true, name: true } })).map((u) => [u.id, u]));
@@ -182,10 +184,11 @@ export async function visitorStats(caller: SignedInCaller, id: string, days: num
     countries: label(countries, 'country', 'Unknown'),
     referrers: label(referrers, 'referrer', 'Direct'),
     pages: label(pages, 'path', ''),
+    aliases: label(aliases, 'alias', ''),
     people: people
       .filter((p) => users.has(p.userId!))
       .map((p) => ({ user: users.get(p.userId!)!, views: p._count._all, lastSeenAt: p._max.at!.getTime() }))
       .sort((a, b) => b.views - a.views || b.lastSeenAt - a.lastSeenAt),
-    recent: recent.map((r) => ({ at: r.at.getTime(), path: r.path, version: r.version, country: r.country, referrer: r.referrer, user: r.userId ? (users.get(r.userId) ?? null) : null })),
+    recent: recent.map((r) => ({ at: r.at.getTime(), path: r.path, version: r.version, alias: r.alias, country: r.country, referrer: r.referrer, user: r.userId ? (users.get(r.userId) ?? null) : null })),
   };
 }

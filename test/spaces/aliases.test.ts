@@ -44,6 +44,10 @@ describe('aliases', () => {
 
     const { deliveries } = (await api(owner.token, 'GET', `/v1/webhooks/${hook.json.webhook?.id ?? hook.json.id}/deliveries`)).json;
     expect(deliveries.map((d: { event: string }) => d.event)).toEqual(['alias.moved', 'alias.moved', 'alias.moved']);
+    // Visitor statistics name the alias each view came through.
+    const stats = (await api(owner.token, 'GET', `/v1/spaces/${space.id}/visitors?days=1`)).json;
+    expect(stats.aliases).toEqual([{ label: 'pr-42', views: 2 }]);
+    expect(stats.recent.map((v: { alias: string | null }) => v.alias)).toEqual([null, 'pr-42', 'pr-42']);
     const listed = await api(owner.token, 'GET', `/v1/spaces/${space.id}/aliases`);
     expect(listed.json.aliases.map((a: { name: string; version: number }) => [a.name, a.version])).toEqual([['pr-42', 2]]);
     expect((await api(owner.token, 'PUT', `/v1/spaces/${space.id}/aliases/pr-42`, { version: 9 })).json.error.message).toBe('There is no version 9: the latest is 2.');

@@ -60,6 +60,7 @@ async function Visitors({ space, days, caller }: { space: Space; days: number; c
         {top('Referrers', stats.referrers)}
         {top('Countries', stats.countries)}
       </div>
+      {stats.aliases.length ? top('Through aliases', stats.aliases) : null}
       <Card title="Signed-in people">
         {stats.people.length ? (
           <Table headers={['Person', 'Views', 'Last seen']} label="Signed-in people">
@@ -85,7 +86,10 @@ async function Visitors({ space, days, caller }: { space: Space; days: number; c
                 <Cell>
                   <Time ms={view.at} />
                 </Cell>
-                <Cell>{view.path}</Cell>
+                <Cell>
+                  {view.path}
+                  {view.alias ? <span className="ml-1 font-mono text-xs text-slate-500">via {view.alias}</span> : null}
+                </Cell>
                 <Cell>{view.user ? `@${view.user.handle}` : 'Visitor'}</Cell>
                 <Cell>{[view.country, view.referrer].filter(Boolean).join(' · ')}</Cell>
               </tr>

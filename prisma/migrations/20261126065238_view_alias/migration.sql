@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SpaceView" ADD COLUMN     "alias" TEXT;
