@@ -29,8 +29,8 @@ export function DiffView({ path, before, after }: { path: string; before: string
                   key={`${h}-${i}`}
                   className={line.kind === 'added' ? 'bg-emerald-50 dark:bg-emerald-950/50' : line.kind === 'removed' ? 'bg-red-50 dark:bg-red-950/50' : ''}
                 >
-                  <td className="w-10 select-none px-2 text-right text-slate-500">{line.old ?? ''}</td>
-                  <td className="w-10 select-none px-2 text-right text-slate-500">{line.new ?? ''}</td>
+                  <td className="w-px select-none whitespace-nowrap px-2 text-right text-slate-500 tabular-nums">{line.old ?? ''}</td>
+                  <td className="w-px select-none whitespace-nowrap px-2 text-right text-slate-500 tabular-nums">{line.new ?? ''}</td>
                   <td className="whitespace-pre px-2">
                     <span aria-hidden="true">{line.kind === 'added' ? '+' : line.kind === 'removed' ? '−' : ' '}</span>
                     <span className="sr-only">{line.kind === 'added' ? 'added: ' : line.kind === 'removed' ? 'removed: ' : ''}</span>
