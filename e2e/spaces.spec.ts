@@ -57,3 +57,42 @@ test('a person creates a space, browses what was pushed, reads its history and c
   expect(response!.status()).toBe(404);
   await strangerContext.close();
 });
+
+test("a viewer who opens a space's settings gets the not-found page with status 404, not 200", async ({ page, request }) => {
+  const owner = `owner-${Date.now().toString(36)}`;
+  const viewer = `viewer-${Date.now().toString(36)}`;
+  const login = async (handle: string) => ({ authorization: `Bearer ${(await (await request.post('/v1/auth/dev-login', { data: { handle, label: 'cli' } })).json()).token}` });
+  const ownerAuth = await login(owner);
+  const viewerAuth = await login(viewer);
+  const space = await (await request.post('/v1/spaces', { headers: ownerAuth, data: { workspace: owner, name: 'Settings are for admins' } })).json();
+  expect((await request.post(`/v1/workspaces/${owner}/members`, { headers: ownerAuth, data: { handle: viewer, role: 'viewer' } })).ok()).toBe(true);
+  expect((await request.post(`/v1/workspaces/${owner}/accept`, { headers: viewerAuth })).ok()).toBe(true);
+  await signIn(page, viewer);
+  expect((await page.goto(`/spaces/${space.id}`))!.status()).toBe(200);
+  const settings = await page.goto(`/spaces/${space.id}/settings`);
+  expect(settings!.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'This page is not here' })).toBeVisible();
+});
+
+test('a space admin adds a custom domain, is told what DNS it needs and why it does not verify yet, and removes it', async ({ page, request }) => {
+  const handle = `domains-${randomBytes(3).toString('hex')}`;
+  const { token } = await (await request.post('/v1/auth/dev-login', { data: { handle, label: 'cli' } })).json();
+  const space = await (await request.post('/v1/spaces', { headers: { authorization: `Bearer ${token}` }, data: { workspace: handle, name: 'With a domain' } })).json();
+  await signIn(page, handle);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(`/spaces/${space.id}/settings`);
+    const card = page.getByRole('region', { name: 'Custom domains' });
+    await card.getByLabel('Domain').fill(`docs-${width}.unreachable.example`);
+    await card.getByRole('button', { name: 'Add domain' }).click();
+    const entry = card.getByRole('listitem', { name: `docs-${width}.unreachable.example` });
+    await expect(entry).toContainText('Waiting for DNS');
+    await expect(entry.getByRole('code')).toContainText(`http://docs-${width}.unreachable.example/.well-known/atrium-verify/`);
+    await entry.getByRole('button', { name: `Verify docs-${width}.unreachable.example` }).click();
+    await expect(card.getByRole('alert')).toContainText('does not reach this Atrium yet');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await entry.getByRole('button', { name: `Remove docs-${width}.unreachable.example` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect(entry).toHaveCount(0);
+  }
+});

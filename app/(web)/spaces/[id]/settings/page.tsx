@@ -3,6 +3,9 @@ import { notFound } from 'next/navigation';
 import { DeleteSpaceZone, SpaceSettingsForm } from '@/components/spaces/space-settings-form.tsx';
 import { CopyField } from '@/components/ui/copy-button.tsx';
 import { Card } from '@/components/ui/card.tsx';
+import { DomainsCard } from '@/components/spaces/domains-card.tsx';
+import type { SignedInCaller } from '@/lib/access/caller.ts';
+import { listDomains } from '@/lib/spaces/domains.ts';
 import { spacePage } from '@/lib/web/space-page.ts';
 
 export const metadata: Metadata = { title: 'Space settings' };
@@ -10,8 +13,9 @@ export const dynamic = 'force-dynamic';
 
 export default async function SpaceSettingsPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { space } = await spacePage(id);
+  const { caller, space } = await spacePage(id);
   if (!space.permissions.manage) notFound();
+  const domains = space.permissions.admin && caller.actor ? await listDomains(caller as SignedInCaller, space.id) : null;
   return (
     <>
       <SpaceSettingsForm space={space} />
@@ -31,6 +35,7 @@ export default async function SpaceSettingsPage({ params }: { params: Promise<{ 
           </div>
         </dl>
       </Card>
+      {domains ? <DomainsCard spaceId={space.id} domains={domains} siteHost={new URL(space.url).host} /> : null}
       {space.permissions.admin ? <DeleteSpaceZone space={space} /> : null}
     </>
   );
