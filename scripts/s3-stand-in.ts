@@ -2,7 +2,7 @@
 // cluster harness (`npm run cluster`): the boundary double for S3-compatible
 // storage, as the Stripe and Vercel Blob stand-ins are for theirs. Its files
 // are under a fresh folder, or `directory`.
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,12 @@ export async function startS3StandIn(bucket = 'atrium-test', folder?: string): P
   await mkdir(directory, { recursive: true });
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
   const address = (await server.run()) as AddressInfo;
+  // s3rver removes a prefix's folder when its last object goes, and a write racing that removal
+  // fails with ENOENT and crashes it: a file of our own (not an object) keeps the folders.
+  for (const prefix of ['tmp', 'blobs']) {
+    await mkdir(path.join(directory, bucket, prefix), { recursive: true });
+    await writeFile(path.join(directory, bucket, prefix, '.keep'), '');
+  }
   return {
     // s3rver's fixed credentials.
     config: { bucket, endpoint: `http://127.0.0.1:${address.port}`, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true },

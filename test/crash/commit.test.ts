@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { devLogin, request, useApiServers } from '../process-server.ts';
-import { blobPath, fileList, inconsistencies, killInTransaction, makeDataDir, pullMismatches, push, randomFile, sha, useSql, type Files } from './helpers.ts';
+import { blobPath, fileList, inconsistencies, killInTransaction, makeDataDir, pullMismatches, push, randomFile, sha, useSql, type Files, onDisk } from './helpers.ts';
 
 const servers = useApiServers();
 const sql = useSql();
@@ -39,7 +39,7 @@ async function seedBlobs(workspaceId: string, files: Files) {
 }
 
 it('leaves a whole version or none after a crash mid-commit, and the commit completes when run again', async () => {
-  let server = await servers.start({ DATA_DIR: dataDir });
+  let server = await servers.start(onDisk(dataDir));
   const { token } = await devLogin(server.origin, 'committer');
   const space = await request(server.origin, 'POST', '/v1/spaces', { token, body: { workspace: 'committer', name: 'Many files' } });
   const id = space.json.id as string;
@@ -66,7 +66,7 @@ it('leaves a whole version or none after a crash mid-commit, and the commit comp
   }
   expect(landed, 'the server was never killed inside a commit transaction').toBe(true);
 
-  server = await servers.start({ DATA_DIR: dataDir });
+  server = await servers.start(onDisk(dataDir));
   expect(await inconsistencies(sql, dataDir)).toEqual([]);
   const [{ latestVersion }] = await sql.query(`SELECT "latestVersion" FROM "Space" WHERE id = $1`, [id]);
   expect([committedBefore, committedBefore + 1]).toContain(latestVersion);

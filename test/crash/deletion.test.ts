@@ -7,7 +7,7 @@
 // completes the deletion, and what others hold still reads back byte for byte.
 import { expect, it } from 'vitest';
 import { devLogin, request, useApiServers } from '../process-server.ts';
-import { inconsistencies, killInTransaction, makeDataDir, pullMismatches, push, randomFile, useSql, type Files } from './helpers.ts';
+import { inconsistencies, killInTransaction, makeDataDir, pullMismatches, push, randomFile, useSql, type Files, onDisk } from './helpers.ts';
 
 const servers = useApiServers();
 const sql = useSql();
@@ -60,7 +60,7 @@ const gone = {
 };
 
 it('deletes all of an account or none of it after a crash mid-deletion, and deleting again completes', async () => {
-  let server = await servers.start({ DATA_DIR: dataDir });
+  let server = await servers.start(onDisk(dataDir));
   const origin = () => server.origin;
   const doomed = await devLogin(origin(), 'doomed');
   await devLogin(origin(), 'doomed'); // a second token, which goes too
@@ -112,7 +112,7 @@ it('deletes all of an account or none of it after a crash mid-deletion, and dele
   await deletion.catch(() => {});
   expect(landed, 'the server was never killed inside the deletion transaction').toBe(true);
 
-  server = await servers.start({ DATA_DIR: dataDir });
+  server = await servers.start(onDisk(dataDir));
   expect(await inconsistencies(sql, dataDir)).toEqual([]);
   const after = await snapshot();
   expect([before, gone]).toContainEqual(after);

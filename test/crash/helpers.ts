@@ -23,6 +23,20 @@ export async function makeDataDir(): Promise<string> {
 }
 
 /** Where the filesystem store keeps a blob (lib/storage/filesystem.ts). */
+/**
+ * The server's settings for tests that look at the filesystem store's files after a crash:
+ * its blobs stay on disk under `dataDir` whatever store the suite runs on (npm run test:s3).
+ */
+export const onDisk = (dataDir: string): Record<string, string | undefined> => ({
+  DATA_DIR: dataDir,
+  S3_BUCKET: undefined,
+  S3_ENDPOINT: undefined,
+  S3_REGION: undefined,
+  S3_ACCESS_KEY_ID: undefined,
+  S3_SECRET_ACCESS_KEY: undefined,
+  S3_FORCE_PATH_STYLE: undefined,
+});
+
 export const blobPath = (dataDir: string, sha256: string) => path.join(dataDir, 'blobs', sha256.slice(0, 2), sha256.slice(2, 4), sha256);
 
 /** A client of this file's database, closed afterwards. */

@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import { expect, it } from 'vitest';
 import { devLogin, request, useApiServers } from '../process-server.ts';
-import { fileList, inconsistencies, makeDataDir, pullMismatches, push, randomFile, sha, useSql, type Files } from './helpers.ts';
+import { fileList, inconsistencies, makeDataDir, pullMismatches, push, randomFile, sha, useSql, type Files, onDisk } from './helpers.ts';
 
 const servers = useApiServers();
 const sql = useSql();
@@ -44,7 +44,7 @@ function slowPut(origin: string, path: string, token: string, bytes: Uint8Array,
 }
 
 it('keeps no partial blob after a crash mid-upload, and the push completes when run again', async () => {
-  let server = await servers.start({ DATA_DIR: dataDir });
+  let server = await servers.start(onDisk(dataDir));
   const { token } = await devLogin(server.origin, 'uploader');
   const space = await request(server.origin, 'POST', '/v1/spaces', { token, body: { workspace: 'uploader', name: 'Big files' } });
   const id = space.json.id as string;
@@ -65,7 +65,7 @@ it('keeps no partial blob after a crash mid-upload, and the push completes when 
   const outcomes = await Promise.all(uploads.map((u) => u.done));
   expect(outcomes.every((o) => 'error' in o), JSON.stringify(outcomes)).toBe(true);
 
-  server = await servers.start({ DATA_DIR: dataDir });
+  server = await servers.start(onDisk(dataDir));
   expect(await inconsistencies(sql, dataDir)).toEqual([]);
   const recorded = (await sql.query<{ sha256: string }>(`SELECT sha256 FROM "WorkspaceBlob"`)).map((r) => r.sha256).sort();
   expect(recorded).toEqual(Object.values(small).map(sha).sort());
