@@ -79,8 +79,12 @@ export async function removeDomain(caller: SignedInCaller, id: string, hostname:
   if (!count) throw new ApiError('not_found', `No domain ${hostname.slice(0, 100)} on this space.`);
 }
 
-/** Fetches the verification address through the name itself: the answer must be the token. */
-function fetchToken(hostname: string, token: string): Promise<string> {
+/**
+ * Fetches the verification address through the name itself: null when it
+ * answered the token, else why not. What the name answered is never repeated
+ * (it may be any server the name points at, inside a private network too).
+ */
+function fetchToken(hostname: string, token: string): Promise<string | null> {
   return new Promise((resolve) => {
     const req = request({ host: hostname, port: domainCheck.port, path: `${VERIFY_PATH}${token}`, lookup: domainCheck.lookup, timeout: CHECK_TIMEOUT_MS, agent: false }, (res) => {
       let body = '';
@@ -89,7 +93,7 @@ function fetchToken(hostname: string, token: string): Promise<string> {
         body += chunk;
         if (body.length > CHECK_MAX_BYTES) req.destroy();
       });
-      res.on('end', () => resolve(res.statusCode === 200 ? body.trim() : `status ${res.statusCode}`));
+      res.on('end', () => resolve(res.statusCode !== 200 ? `status ${res.statusCode}` : body.trim() === token ? null : 'an answer that is not the token'));
       res.on('error', () => resolve('no answer'));
     });
     req.on('timeout', () => req.destroy(new Error('timed out')));
@@ -103,11 +107,11 @@ export async function verifyDomain(caller: SignedInCaller, id: string, hostname:
   const row = await db.spaceDomain.findUnique({ where: { hostname } });
   if (!row || row.spaceId !== space.id) throw new ApiError('not_found', `No domain ${hostname.slice(0, 100)} on this space.`);
   if (row.verifiedAt) return domainOut(row);
-  const answer = await fetchToken(hostname, row.token);
-  if (answer !== row.token) {
+  const problem = await fetchToken(hostname, row.token);
+  if (problem !== null) {
     throw new ApiError(
       'conflict',
-      `${hostname} does not reach this Atrium yet (http://${hostname}${VERIFY_PATH}${row.token}: ${answer === '' ? 'an empty answer' : answer.slice(0, 100)}). Point its DNS at Atrium (a CNAME or A record) and try again.`,
+      `${hostname} does not reach this Atrium yet (http://${hostname}${VERIFY_PATH}${row.token}: ${problem.slice(0, 100)}). Point its DNS at Atrium (a CNAME or A record) and try again.`,
     );
   }
   return domainOut(await db.spaceDomain.update({ where: { hostname }, data: { verifiedAt: new Date() } }));

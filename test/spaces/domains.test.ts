@@ -2,6 +2,8 @@
 // the name (pointed at this test's server, as DNS would), served as the space
 // with its access rules, refused to Caddy's ask while not active, and removed
 // at once.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainCheck } from '@/lib/spaces/domains.ts';
 import { signIn } from '../helpers.ts';
@@ -41,6 +43,15 @@ describe('custom domains', () => {
     const refused = await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains/www.elsewhere.example/verify`);
     expect(refused.status).toBe(409);
     expect(refused.json.error.message).toMatch(/^www\.elsewhere\.example does not reach this Atrium yet \(http:\/\/www\.elsewhere\.example\/\.well-known\/atrium-verify\/[0-9a-f]+: .*ECONNREFUSED.*\)\. Point its DNS at Atrium/);
+    // A name that reaches some other server: its answer is never repeated to the caller.
+    const stranger = createServer((_request, response) => response.end('internal secret'));
+    await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve));
+    Object.assign(domainCheck, { port: (stranger.address() as AddressInfo).port });
+    const someoneElse = await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains/www.elsewhere.example/verify`);
+    stranger.close();
+    expect(someoneElse.status).toBe(409);
+    expect(someoneElse.json.error.message).toContain('an answer that is not the token');
+    expect(someoneElse.json.error.message).not.toContain('internal secret');
     Object.assign(domainCheck, { port: Number(new URL(server.origin).port) });
     expect(elsewhere.json.status).toBe('pending');
 
