@@ -27,3 +27,15 @@ export async function startS3StandIn(bucket = 'atrium-test', folder?: string): P
     close: () => server.close(),
   };
 }
+
+/** The settings that point Atrium at a bucket (README: S3_BUCKET and the rest), for the processes a script starts. */
+export function s3Env(config: S3Config): Record<string, string> {
+  return {
+    S3_BUCKET: config.bucket,
+    S3_ENDPOINT: config.endpoint ?? '',
+    S3_REGION: config.region,
+    S3_ACCESS_KEY_ID: config.accessKeyId ?? '',
+    S3_SECRET_ACCESS_KEY: config.secretAccessKey ?? '',
+    S3_FORCE_PATH_STYLE: String(config.forcePathStyle),
+  };
+}

@@ -13,7 +13,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from '../../lib/db/embedded-postgres.ts';
-import { startS3StandIn } from '../s3-stand-in.ts';
+import { s3Env, startS3StandIn } from '../s3-stand-in.ts';
 import { haproxyConfig } from './haproxy.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -190,12 +190,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: redisUrl,
       DATA_DIR: dataDir,
-      S3_BUCKET: s3.config.bucket,
-      S3_ENDPOINT: s3.config.endpoint!,
-      S3_REGION: s3.config.region,
-      S3_ACCESS_KEY_ID: s3.config.accessKeyId!,
-      S3_SECRET_ACCESS_KEY: s3.config.secretAccessKey!,
-      S3_FORCE_PATH_STYLE: 'true',
+      ...s3Env(s3.config),
       PUBLIC_URL: origin,
       AUTH_SECRET: randomBytes(33).toString('base64'),
       TRUST_PROXY: 'true',
