@@ -120,4 +120,17 @@ test('an alias serves its version at an address of its own, and the History tab 
   await page.goto(`/spaces/${space.id}/history`);
   const listed = page.getByRole('table', { name: 'Aliases' });
   await expect(listed.getByRole('row').filter({ hasText: 'pr-1' })).toContainText(aliases[0].url);
+
+  // A comment written on the preview is on its version and names the alias.
+  await listed.getByRole('link', { name: 'Comments through pr-1' }).click();
+  await expect(page.getByText('On the preview pr-1 (version 1)')).toBeVisible();
+  await page.getByRole('link', { name: 'Review the preview’s home page' }).click();
+  await page.getByRole('link', { name: 'Show the source' }).click();
+  await expect(page.getByRole('region', { name: 'File index.html' })).toContainText('First');
+  const form = page.getByRole('form', { name: 'New comment' });
+  await form.getByRole('textbox', { name: 'Comment' }).fill('Looks right on the preview');
+  await form.getByRole('button', { name: 'Comment' }).click();
+  await expect(page.getByRole('listitem', { name: `Thread by @${handle}` })).toContainText('via pr-1');
+  const { threads } = await (await request.get(`/v1/spaces/${space.id}/comments?path=index.html&v=1`, { headers })).json();
+  expect(threads).toMatchObject([{ alias: 'pr-1', versionNumber: 1, body: 'Looks right on the preview' }]);
 });

@@ -30,7 +30,7 @@ async function list(this: Command) {
     threads.flatMap((t) => [
       {
         id: t.id,
-        file: t.anchor?.status === 'orphaned' ? `${t.path} (text gone)` : t.path,
+        file: `${t.path}${t.anchor?.status === 'orphaned' ? ' (text gone)' : ''}${t.alias ? ` (via ${t.alias})` : ''}`,
         by: t.author.kind === 'guest' ? `${t.author.name} (guest)` : t.author.handle ? `@${t.author.handle}` : t.author.name,
         when: formatTime(t.createdAt),
         status: t.resolvedAt ? 'resolved' : 'open',
@@ -54,11 +54,11 @@ function printComment(command: Command, comment: { id: string; path: string; bod
   say(`${what} ${comment.id} on ${comment.path}.`);
 }
 
-async function add(this: Command, path: string, body: string, options: { quote?: string; version?: string }) {
+async function add(this: Command, path: string, body: string, options: { quote?: string; version?: string; alias?: string }) {
   const client = await signedInClient(this);
   const versionNumber = options.version === undefined ? undefined : Number(options.version);
   if (versionNumber !== undefined && !(Number.isInteger(versionNumber) && versionNumber > 0)) throw new CliError('--version must be a version number.');
-  const created = await client.call(commentsApi.create, { params: { id: await spaceIdFor(this) }, body: { path, body, quote: options.quote, versionNumber } });
+  const created = await client.call(commentsApi.create, { params: { id: await spaceIdFor(this) }, body: { path, body, quote: options.quote, versionNumber, alias: options.alias } });
   printComment(this, created, 'Started thread');
 }
 
@@ -121,7 +121,8 @@ export function register(program: Command) {
     .description('Start a thread on a file, optionally on a quote of its text')
     .option('--quote <text>', 'the text of the file the thread is about')
     .option('--version <n>', 'the version of the file (default: the latest)')
-    .addHelpText('after', '\nExample:\n  $ atrium comments add docs/guide.md "Which tool?" --quote "Install the tool"')
+    .option('--alias <name>', 'the preview the thread is about: its version, and the alias recorded with the thread')
+    .addHelpText('after', '\nExamples:\n  $ atrium comments add docs/guide.md "Which tool?" --quote "Install the tool"\n  $ atrium comments add index.html "The header overlaps" --alias pr-42')
     .action(add);
   withSpaceOption(comments.command('reply <id> <body>'))
     .description('Reply to a thread (a reply to a reply joins its thread)')

@@ -95,6 +95,8 @@ type Props = {
   spaceId: string;
   path: string;
   versionNumber: number;
+  /** The preview (alias) the reader came through: recorded with what they write. */
+  alias: string | null;
   canComment: boolean;
   signedIn: boolean;
   /** The user's id, to offer edit on their own comments. */
@@ -189,6 +191,7 @@ export function CommentThreads(props: Props) {
           path,
           body: draft,
           versionNumber: props.versionNumber,
+          ...(props.alias ? { alias: props.alias } : {}),
           ...(props.selection ? { quote: props.selection.exact, anchor: props.selection } : {}),
           guest: guest(true),
         },
@@ -293,7 +296,7 @@ function ThreadActions({ thread, props, act, guest, guestNameMissing, canResolve
             e.preventDefault();
             if (guestNameMissing()) return;
             void act(async () => {
-              await client.call(commentsApi.create, { params: { id: props.spaceId }, body: { path: thread.path, body: reply, parentId: thread.id, guest: guest(true) } });
+              await client.call(commentsApi.create, { params: { id: props.spaceId }, body: { path: thread.path, body: reply, parentId: thread.id, ...(props.alias ? { alias: props.alias } : {}), guest: guest(true) } });
               setReply('');
             });
           }}
@@ -393,6 +396,12 @@ function CommentBody({ comment, mine, canDelete, act, guest, onBlock, userId }: 
     <div>
       <p className="text-xs text-slate-500">
         <AuthorMenu comment={comment} onBlock={onBlock} userId={userId} /> · {new Date(comment.createdAt).toLocaleString()}
+        {comment.alias ? (
+          <>
+            {' '}
+            · via <span className="font-mono">{comment.alias}</span>
+          </>
+        ) : null}
         {comment.editedAt ? (
           <button
             type="button"

@@ -14,6 +14,7 @@ import { queueWebhookEvent } from '../webhooks/events.ts';
 import { log } from '../log.ts';
 import type { z } from 'zod';
 import type { comment as commentSchema, revision as revisionSchema, thread as threadSchema } from '../schemas/comments.ts';
+import { aliasVersion } from '../spaces/aliases.ts';
 import { normalizePath } from '../spaces/paths.ts';
 import { versionFileText } from '../spaces/publishing.ts';
 import { loadSpace, type LoadedSpace } from '../spaces/spaces.ts';
@@ -80,6 +81,7 @@ function commentOut(row: CommentRow, anchor: CommentOut['anchor'] = storedAnchor
     quote: row.quote,
     anchor,
     via: row.via as Via | null,
+    alias: row.alias,
     resolvedAt: row.resolvedAt?.getTime() ?? null,
     resolvedBy: row.resolvedAt ? userOut(row.resolvedBy) : null,
     resolvedVia: row.resolvedAt ? (row.resolvedVia as Via) : null,
@@ -153,6 +155,7 @@ export type CreateInput = {
   anchor?: Selector;
   parentId?: string;
   versionNumber?: number;
+  alias?: string;
   guest?: GuestInput;
 };
 
@@ -176,6 +179,8 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
   }
 
   const path = normalizePath(input.path);
+  const viaAlias = input.alias === undefined ? null : await aliasVersion(space.id, input.alias);
+  if (input.alias !== undefined && viaAlias === null) throw new ApiError('bad_request', `body.alias: no alias "${input.alias}" in this space.`);
   let parentId: string | null = null;
   let versionNumber: number;
   let placed: Placed | null = null;
@@ -192,7 +197,10 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
     }
     versionNumber = parent.versionNumber;
   } else {
-    versionNumber = input.versionNumber ?? space.latestVersion;
+    if (viaAlias !== null && input.versionNumber !== undefined && input.versionNumber !== viaAlias) {
+      throw new ApiError('bad_request', `body.versionNumber: the alias "${input.alias}" serves version ${viaAlias}.`);
+    }
+    versionNumber = input.versionNumber ?? viaAlias ?? space.latestVersion;
     if (versionNumber < 1 || versionNumber > space.latestVersion) {
       throw new ApiError('bad_request', space.latestVersion ? `body.versionNumber: the space has no version ${versionNumber} (latest: ${space.latestVersion}).` : 'body.path: the space has no published version yet.');
     }
@@ -229,12 +237,13 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
         quote,
         anchor: placed ?? undefined,
         via,
+        alias: input.alias ?? null,
       },
       include: commentInclude,
     }),
     touchSpace(space.id),
     queueWebhookEvent(db, space.workspaceId, 'comment.created', {
-      comment: { id: commentId, spaceId: space.id, path, parentId, versionNumber, body: input.body, author: caller.actor ? { id: caller.actor.user.id, handle: caller.actor.user.handle } : null, guestName: guest?.name ?? null },
+      comment: { id: commentId, spaceId: space.id, path, parentId, versionNumber, alias: input.alias ?? null, body: input.body, author: caller.actor ? { id: caller.actor.user.id, handle: caller.actor.user.handle } : null, guestName: guest?.name ?? null },
     }),
   ]);
   if (caller.actor) {

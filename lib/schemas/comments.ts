@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { INT_MAX, text, timestamp } from './common.ts';
 import { endpoint } from './endpoint.ts';
+import { aliasName } from './spaces.ts';
 
 const tag = 'Spaces: comments';
 
@@ -85,6 +86,7 @@ export const comment = z
     quote: z.string().nullable(),
     anchor: anchor.nullable(),
     via: via.nullable(),
+    alias: z.string().nullable().meta({ description: 'The alias (preview address) the commenter came through, null for the space’s own address.' }),
     resolvedAt: timestamp.nullable(),
     resolvedBy: commentAuthor.nullable(),
     resolvedVia: via.nullable(),
@@ -137,6 +139,7 @@ export const commentsApi = {
       anchor: anchorInput.optional(),
       parentId: commentId.optional(),
       versionNumber: z.number().int().min(1).max(INT_MAX).optional(),
+      alias: aliasName.optional().meta({ description: 'The alias the commenter came through (a preview address). A new thread is on its version unless `versionNumber` says the same; a reply keeps its thread’s version.' }),
       guest: guest.optional(),
     }),
     response: comment,

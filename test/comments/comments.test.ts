@@ -3,6 +3,7 @@
 // who may do each, guests, limits, mentions and the space head.
 import { describe, expect, it } from 'vitest';
 import { DELETE as deleteMeRoute } from '@/app/v1/me/route.ts';
+import { PUT as putAliasRoute } from '@/app/v1/spaces/[id]/aliases/[name]/route.ts';
 import { POST as unlockRoute } from '@/app/v1/spaces/[id]/unlock/route.ts';
 import { db } from '@/lib/db/client.ts';
 import { PEER_HEADER } from '@/lib/http/client.ts';
@@ -99,6 +100,33 @@ describe('threads and replies', () => {
     expect(await ids({ status: 'open' })).toEqual([a.id]);
     expect(await ids({ status: 'resolved' })).toEqual([b.id]);
     expect(await ids({ status: 'all' })).toEqual([a.id, b.id]);
+  });
+});
+
+describe('through an alias', () => {
+  it('records the alias a commenter came through, places a new thread on its version, and refuses an unknown one', async () => {
+    const { owner, space, viewer } = await world('al');
+    await push(owner.token, space.id, { 'guide.md': GUIDE.replace('The end.', 'Fin.'), 'logo.png': new Uint8Array([1]) });
+    const pointed = await call(putAliasRoute, 'PUT', `/v1/spaces/${space.id}/aliases/pr-7`, { token: owner.token, params: { id: space.id, name: 'pr-7' }, body: { version: 1 } });
+    expect(pointed.status).toBe(200);
+
+    const root = await comments.create(space.id, { path: 'guide.md', body: 'On the preview', quote: 'The end.', alias: 'pr-7' }, { token: viewer.token });
+    expect(root.status).toBe(200);
+    expect(root.json).toMatchObject({ alias: 'pr-7', versionNumber: 1, anchor: { status: 'anchored', versionNumber: 1 } });
+    const reply = await comments.create(space.id, { path: 'guide.md', body: 'Seen', parentId: root.json.id, alias: 'pr-7' }, { token: owner.token });
+    expect(reply.json).toMatchObject({ alias: 'pr-7', versionNumber: 1 });
+    const plain = await comments.create(space.id, { path: 'guide.md', body: 'On the site' }, { token: viewer.token });
+    expect(plain.json).toMatchObject({ alias: null, versionNumber: 2 });
+    const listed = await comments.list(space.id, { path: 'guide.md', status: 'all' }, { token: viewer.token });
+    expect(listed.json.threads.map((t: { alias: string | null }) => t.alias).sort()).toEqual([null, 'pr-7']);
+
+    const unknown = await comments.create(space.id, { path: 'guide.md', body: 'x', alias: 'pr-8' }, { token: viewer.token });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.message).toBe('body.alias: no alias "pr-8" in this space.');
+    const mismatch = await comments.create(space.id, { path: 'guide.md', body: 'x', alias: 'pr-7', versionNumber: 2 }, { token: viewer.token });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.json.error.message).toBe('body.versionNumber: the alias "pr-7" serves version 1.');
+    expect((await comments.create(space.id, { path: 'guide.md', body: 'x', alias: 'Not An Alias' }, { token: viewer.token })).status).toBe(400);
   });
 });
 

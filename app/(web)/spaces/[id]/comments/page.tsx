@@ -11,6 +11,7 @@ import { reviewDocument } from '@/lib/comments/review.ts';
 import { ApiError } from '@/lib/http/errors.ts';
 import type { Space } from '@/lib/schemas/spaces.ts';
 import { pageCaller } from '@/lib/auth/session.ts';
+import { aliasVersion } from '@/lib/spaces/aliases.ts';
 import { readFile } from '@/lib/spaces/publishing.ts';
 import { pageNonce } from '@/lib/web/nonce.ts';
 import { spacePage } from '@/lib/web/space-page.ts';
@@ -28,12 +29,39 @@ export default async function CommentsPage({ params, searchParams }: { params: P
   const search = await searchParams;
   const { space } = await spacePage(id);
   const path = one(search.path);
+  const preview = await previewOf(space, one(search.alias));
   return (
     <div>
       <h2 className="text-xl font-semibold [overflow-wrap:anywhere]">{path ?? 'Comments'}</h2>
-      <div className="mt-4">{path ? <FileWithComments space={space} path={path} review={one(search.review) === '1'} /> : <AllThreads space={space} />}</div>
+      {preview ? (
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+          On the preview <span className="font-mono">{preview.alias}</span> (version {preview.version}): what you write here says so.
+        </p>
+      ) : null}
+      <div className="mt-4">
+        {one(search.alias) && !preview ? (
+          <EmptyState>No alias {one(search.alias)} in this space.</EmptyState>
+        ) : path ? (
+          <FileWithComments space={space} path={path} review={one(search.review) === '1'} preview={preview} />
+        ) : (
+          <AllThreads space={space} preview={preview} />
+        )}
+      </div>
     </div>
   );
+}
+
+/** A preview people came through (an alias of the space) and the version it serves. */
+type Preview = { alias: string; version: number } | null;
+
+async function previewOf(space: Space, alias: string | undefined): Promise<Preview> {
+  const version = alias ? await aliasVersion(space.id, alias) : null;
+  return alias && version !== null ? { alias, version } : null;
+}
+
+function commentsHref(spaceId: string, params: Record<string, string | undefined>) {
+  const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return `/spaces/${spaceId}/comments?${query}`;
 }
 
 /** The ids of the people the viewer blocked (none for a guest). */
@@ -41,10 +69,26 @@ async function blockedIds(caller: Caller): Promise<string[]> {
   return caller.actor ? (await listBlockedUsers(caller as SignedInCaller)).map((u) => u.id) : [];
 }
 
-async function AllThreads({ space }: { space: Space }) {
+async function AllThreads({ space, preview }: { space: Space; preview: Preview }) {
   const caller = await pageCaller();
-  const [{ threads }, blocked] = await Promise.all([listThreads(caller, space.id, { status: 'all' }), blockedIds(caller)]);
-  if (!threads.length) return <EmptyState>No comments yet. Open a file and select text to start a thread.</EmptyState>;
+  const [{ threads: all }, blocked] = await Promise.all([listThreads(caller, space.id, { status: 'all' }), blockedIds(caller)]);
+  const threads = preview ? all.filter((t) => t.alias === preview.alias) : all;
+  const alias = preview?.alias;
+  const review = preview ? (
+    <p className="mb-3 text-sm">
+      <a href={commentsHref(space.id, { path: 'index.html', alias, review: '1' })} className="text-brand underline dark:text-indigo-300">
+        Review the preview’s home page
+      </a>
+    </p>
+  ) : null;
+  if (!threads.length) {
+    return (
+      <>
+        {review}
+        <EmptyState>{preview ? `No comments through ${preview.alias} yet.` : 'No comments yet.'} Open a file and select text to start a thread.</EmptyState>
+      </>
+    );
+  }
   const files = new Map<string, { open: number; resolved: number }>();
   for (const t of threads) {
     const count = files.get(t.path) ?? { open: 0, resolved: 0 };
@@ -54,11 +98,12 @@ async function AllThreads({ space }: { space: Space }) {
   }
   return (
     <div className="space-y-6">
+      {review}
       <Table label="Files with comments" headers={['File', 'Open', 'Resolved']}>
         {[...files].map(([path, count]) => (
           <tr key={path}>
             <Cell>
-              <a href={`/spaces/${space.id}/comments?path=${encodeURIComponent(path)}`} className="font-mono text-brand">
+              <a href={commentsHref(space.id, { path, alias })} className="font-mono text-brand">
                 {path}
               </a>
             </Cell>
@@ -70,9 +115,10 @@ async function AllThreads({ space }: { space: Space }) {
       <ul aria-label="Threads" className="space-y-2 text-sm">
         {threads.map((t) => (
           <li key={t.id} className="rounded-lg border border-slate-200 p-3">
-            <a href={`/spaces/${space.id}/comments?path=${encodeURIComponent(t.path)}#${t.id}`} className="font-mono text-brand">
+            <a href={`${commentsHref(space.id, { path: t.path, alias: t.alias ?? undefined })}#${t.id}`} className="font-mono text-brand">
               {t.path}
             </a>{' '}
+            {t.alias ? <>· via <span className="font-mono">{t.alias}</span> </> : null}
             · {t.author.kind === 'guest' ? `${t.author.name} (guest)` : t.author.handle ? `@${t.author.handle}` : t.author.name} · {t.resolvedAt ? 'resolved' : 'open'} · {plural(t.replies.length, 'reply', 'replies')}
             <p className="mt-1 text-slate-700">{t.author.id && blocked.includes(t.author.id) ? 'Comment from someone you blocked.' : t.body.slice(0, 200)}</p>
           </li>
@@ -82,17 +128,18 @@ async function AllThreads({ space }: { space: Space }) {
   );
 }
 
-async function FileWithComments({ space, path, review }: { space: Space; path: string; review: boolean }) {
+async function FileWithComments({ space, path, review, preview }: { space: Space; path: string; review: boolean; preview: Preview }) {
   const caller = await pageCaller();
-  const file = await readFile(caller, space.id, path.split('/'), undefined).catch((error) => {
+  const file = await readFile(caller, space.id, path.split('/'), preview?.version).catch((error) => {
     if (error instanceof ApiError && (error.code === 'not_found' || error.code === 'bad_request')) return null;
     throw error;
   });
-  if (!file) return <EmptyState>{path} is not in the latest version.</EmptyState>;
+  if (!file) return <EmptyState>{path} is not in {preview ? `version ${preview.version}, which ${preview.alias} serves` : 'the latest version'}.</EmptyState>;
   const common = {
     spaceId: space.id,
     path: file.file.path,
     versionNumber: file.versionNumber,
+    alias: preview?.alias ?? null,
     canComment: space.permissions.comment,
     signedIn: caller.actor !== null,
     userId: caller.actor?.user.id ?? null,
@@ -102,7 +149,7 @@ async function FileWithComments({ space, path, review }: { space: Space; path: s
   const html = /^text\/html/.test(file.file.contentType) && file.file.text;
   const toggle = html ? (
     <p className="mb-3 text-sm">
-      <a href={`/spaces/${space.id}/comments?path=${encodeURIComponent(path)}${review ? '' : '&review=1'}`} className="text-brand underline">
+      <a href={commentsHref(space.id, { path, alias: preview?.alias, review: review ? undefined : '1' })} className="text-brand underline">
         {review ? 'Show the source' : 'Review the page'}
       </a>
     </p>

@@ -73,7 +73,10 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
               {aliases.map((a) => (
                 <tr key={a.name}>
                   <Cell>
-                    <span className="font-mono">{a.name}</span>
+                    <span className="block whitespace-nowrap font-mono">{a.name}</span>
+                    <a href={spaceHref(space.id, 'comments', { alias: a.name })} className="text-xs text-brand dark:text-indigo-300" aria-label={`Comments through ${a.name}`}>
+                      Comments
+                    </a>
                   </Cell>
                   <Cell>
                     <a href={spaceHref(space.id, 'history', { v: a.version })} className="text-brand dark:text-indigo-300">
@@ -88,6 +91,7 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
                       <CopyButton value={a.url} label={`Copy the address of ${a.name}`} />
                     </span>
                   </Cell>
+
                 </tr>
               ))}
             </Table>
