@@ -32,6 +32,7 @@ const benchmarks: Record<string, () => Promise<Benchmark>> = {
   me: () => import('./me.ts'),
   publish: () => import('./publish.ts'),
   load: () => import('./load.ts'),
+  serve: () => import('./serve.ts'),
   db: () => import('./db.ts'),
   rooms: () => import('./rooms.ts'),
   'rooms-cluster': () => import('./rooms.ts').then((m) => ({ run: m.runCluster })),
