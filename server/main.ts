@@ -21,6 +21,7 @@ const { startStorageSweeper } = await import('../lib/storage/gc.ts');
 const { startWebhookDispatcher } = await import('../lib/webhooks/dispatch.ts');
 const { createRealtime } = await import('../realtime/server.ts');
 const { drainable } = await import('./drain.ts');
+const { flushViews } = await import('../lib/spaces/visitors.ts');
 
 const dev = process.argv.includes('--dev');
 const app = next({ dev, dir: root, hostname: config.host, port: config.port });
@@ -54,6 +55,8 @@ const stop = async () => {
   stopSweeper();
   stopDispatcher();
   await Promise.all([drain(), realtime.stop()]);
+  // Views are written in batches: the last one before leaving.
+  await flushViews();
   process.exit(0);
 };
 process.on('SIGINT', () => void stop());

@@ -14,6 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Caller, SignedInCaller } from '../access/caller.ts';
 import { db, query } from '../db/client.ts';
 import { addressKey } from '../http/client.ts';
+import { log } from '../log.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import type { VisitorStats } from '../schemas/spaces.ts';
 import { findEntry } from './manifest.ts';
@@ -98,7 +99,14 @@ async function pageOf(spaceId: string, version: number, raw: string): Promise<st
   return (await findEntry(refs, `${path}/index.html`)) ? `/${path}/` : null;
 }
 
-/** Stores one view (callers decide whether it counts). */
+/**
+ * Stores one view (callers decide whether it counts). Views are written in
+ * batches: a page's answer does not wait for its row, and one statement
+ * writes every view of the last second. A crash (kill -9, power) forgets at
+ * most that second's views on this node; a drain writes them first
+ * (flushViews), and a read of the statistics on this node writes them before
+ * it reads.
+ */
 export async function storeView(
   { actor, client }: Caller,
   spaceId: string,
@@ -110,9 +118,9 @@ export async function storeView(
     .update(`${salt}\n${spaceId}\n${client.address ?? ''}\n${client.userAgent ?? ''}`)
     .digest('hex')
     .slice(0, 32);
-  await query(STORE_VIEW, [
+  pendingViews.push([
     spaceId,
-    new Date(now),
+    new Date(now).toISOString(),
     view.path.startsWith('/') ? view.path : `/${view.path}`,
     view.version,
     referrerHost(view.referrer),
@@ -121,15 +129,48 @@ export async function storeView(
     actor?.user.id ?? null,
     view.alias ?? null,
   ]);
+  if (pendingViews.length >= VIEW_BATCH) void flushViews();
+  else flushTimer ??= setTimeout(() => void flushViews(), VIEW_FLUSH_MS).unref();
 }
 
-// Every page a visitor opens writes one, so it is plain SQL and commits
-// without waiting for a disk flush (synchronous_commit off for this statement
-// only): a crash of PostgreSQL may forget the last fraction of a second of
-// views, which a visitor count can spare.
-const STORE_VIEW = `
+const VIEW_FLUSH_MS = 1000;
+const VIEW_BATCH = 500;
+type ViewRow = [string, string, string, number | null, string | null, string | null, string, string | null, string | null];
+let pendingViews: ViewRow[] = [];
+let flushTimer: NodeJS.Timeout | null = null;
+let flushing: Promise<void> = Promise.resolve();
+
+/** Writes the views not yet stored: one statement, in order after any write under way. */
+export function flushViews(): Promise<void> {
+  if (flushTimer) clearTimeout(flushTimer);
+  flushTimer = null;
+  const batch = pendingViews;
+  pendingViews = [];
+  flushing = flushing.then(async () => {
+    if (!batch.length) return;
+    const columns = batch[0].map((_, i) => batch.map((row) => row[i]));
+    try {
+      await query(STORE_VIEWS, columns);
+    } catch (error) {
+      // A visitor count can spare a batch; the pages it counted were served.
+      log.warn('views not stored', { views: batch.length, error: error instanceof Error ? error.message : String(error) });
+    }
+  });
+  return flushing;
+}
+
+// One statement for a batch (a column per array), committed without waiting
+// for a disk flush (synchronous_commit off for this statement only): a crash
+// of PostgreSQL may forget the last fraction of a second of views, which a
+// visitor count can spare. Views of a space deleted since are left out.
+const STORE_VIEWS = `
   INSERT INTO "SpaceView" ("spaceId", "at", "path", "version", "referrer", "country", "visitor", "userId", "alias")
-  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed`;
+  SELECT v."spaceId", v."at", v."path", v."version", v."referrer", v."country", v."visitor", v."userId", v."alias"
+  FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+      WITH ORDINALITY AS v ("spaceId", "at", "path", "version", "referrer", "country", "visitor", "userId", "alias", "n"),
+    (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed
+  WHERE EXISTS (SELECT 1 FROM "Space" s WHERE s."id" = v."spaceId")
+  ORDER BY v."n"`;
 
 /** The beacon: a view of a page the caller can see; people who can push are not counted. */
 export async function recordView(
@@ -152,6 +193,8 @@ const RECENT = 50;
 
 export async function visitorStats(caller: SignedInCaller, id: string, days: number): Promise<VisitorStats> {
   const { space } = await spaceWith(caller, id, 'push');
+  // This node's views of the last second are counted too.
+  await flushViews();
   const today = Date.parse(`${utcDay(Date.now())}T00:00:00Z`);
   const since = new Date(today - (days - 1) * DAY);
   const where = { spaceId: space.id, at: { gte: since } };

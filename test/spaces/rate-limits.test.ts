@@ -9,7 +9,7 @@ import { POST as viewsRoute } from '@/app/v1/spaces/[id]/views/route.ts';
 import { GET as visitorsRoute } from '@/app/v1/spaces/[id]/visitors/route.ts';
 import { db } from '@/lib/db/client.ts';
 import { PEER_HEADER } from '@/lib/http/client.ts';
-import { BEACONS_PER_MINUTE } from '@/lib/spaces/visitors.ts';
+import { BEACONS_PER_MINUTE, flushViews } from '@/lib/spaces/visitors.ts';
 import { TRIES_PER_ADDRESS, TRIES_PER_SPACE } from '@/lib/spaces/unlock.ts';
 import { call, signIn } from '../helpers.ts';
 import { fileList, makeSpace, push } from './fixtures.ts';
@@ -101,9 +101,11 @@ describe('view beacons', () => {
     expect(limited.json.error.code).toBe('rate_limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    await flushViews();
     expect(await db.spaceView.count({ where: { spaceId: space.id } })).toBe(BEACONS_PER_MINUTE);
     // Another visitor is still counted.
     expect((await beacon(space.id, { path: '/' }, '192.0.2.81')).status).toBe(204);
+    await flushViews();
     expect(await db.spaceView.count({ where: { spaceId: space.id } })).toBe(BEACONS_PER_MINUTE + 1);
   });
 
@@ -120,6 +122,7 @@ describe('view beacons', () => {
       { path: '/%E0%A4%A' },
     ];
     for (const body of sent) expect((await beacon(space.id, body, '192.0.2.90')).status).toBe(204);
+    await flushViews();
     const rows = await db.spaceView.findMany({ where: { spaceId: space.id }, orderBy: { id: 'asc' } });
     expect(rows.map((r) => [r.path, r.version, r.referrer])).toEqual([
       ['/', null, 'news.example.com'],

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PATCH as patchRoute } from '@/app/v1/spaces/[id]/route.ts';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
+import { flushViews } from '@/lib/spaces/visitors.ts';
 import { PEER_HEADER } from '@/lib/http/client.ts';
 import { spaceOrigin } from '@/lib/spaces/hosts.ts';
 import { siteResponse } from '@/server/sites.ts';
@@ -107,6 +108,7 @@ describe('serving published spaces on their own hosts', () => {
     // The owner, handed over from the app's origin.
     const cookie = await handedOver(space, `atrium_session=${owner.token}`);
     await visit(space, '/', { cookie });
+    await flushViews();
     const views = await db.spaceView.findMany({ where: { spaceId: space.id } });
     expect(views.map((v) => [v.path, v.referrer, v.userId])).toEqual([['/', 'elsewhere.example', null]]);
   });

@@ -8,6 +8,7 @@ import { GET as visitorsRoute } from '@/app/v1/spaces/[id]/visitors/route.ts';
 import { GET as listRoute, POST as createRoute } from '@/app/v1/spaces/route.ts';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
+import { flushViews } from '@/lib/spaces/visitors.ts';
 import { PEER_HEADER } from '@/lib/http/client.ts';
 import { permissionsFor, type SpaceForAccess } from '@/lib/access/spaces.ts';
 import { call, signIn } from '../helpers.ts';
@@ -286,6 +287,7 @@ describe('head, views and visitors', () => {
     } finally {
       vi.useRealTimers();
     }
+    await flushViews();
     const ids = (await db.spaceView.findMany({ where: { spaceId: space.id } })).map((v) => v.id);
     expect(ids).not.toContain(old.id);
     expect(ids).toContain(kept.id);
