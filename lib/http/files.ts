@@ -20,6 +20,36 @@ export class FileAnswer {
   }
 }
 
+/**
+ * Small files stay in memory once read, the most recently used first, up to
+ * HOT_TOTAL_BYTES: a site's pages, styles and scripts are read again by every
+ * visitor, and a blob is named by its hash, so what is kept is never stale.
+ */
+const HOT_FILE_BYTES = 64 * 1024;
+const HOT_TOTAL_BYTES = 64 * 1024 * 1024;
+const hotFiles = new Map<string, Uint8Array<ArrayBuffer>>();
+let hotBytes = 0;
+
+async function smallFile(file: StoredFile): Promise<Uint8Array<ArrayBuffer> | null> {
+  const kept = hotFiles.get(file.sha256);
+  if (kept) {
+    hotFiles.delete(file.sha256);
+    hotFiles.set(file.sha256, kept);
+    return kept;
+  }
+  const stream = await blobStore().get(file.sha256, file.size);
+  if (!stream) return null;
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  hotFiles.set(file.sha256, bytes);
+  hotBytes += bytes.byteLength;
+  for (const [sha256, oldest] of hotFiles) {
+    if (hotBytes <= HOT_TOTAL_BYTES) break;
+    hotFiles.delete(sha256);
+    hotBytes -= oldest.byteLength;
+  }
+  return bytes;
+}
+
 export async function fileResponse(request: Request, answer: FileAnswer): Promise<Response> {
   const { file, status } = answer;
   const etag = `"${file.sha256}"`;
@@ -27,7 +57,7 @@ export async function fileResponse(request: Request, answer: FileAnswer): Promis
   if (status === 200 && request.headers.get('if-none-match')?.split(/\s*,\s*/).includes(etag)) {
     return new Response(null, { status: 304, headers });
   }
-  const body = request.method === 'HEAD' ? null : await blobStore().get(file.sha256, file.size);
+  const body = request.method === 'HEAD' ? null : file.size <= HOT_FILE_BYTES ? await smallFile(file) : await blobStore().get(file.sha256, file.size);
   if (request.method !== 'HEAD' && !body) throw new ApiError('not_found', 'The stored bytes of this file are missing.');
   return new Response(body, { status, headers: { ...headers, 'content-type': file.contentType, 'content-length': String(file.size) } });
 }
