@@ -19,6 +19,7 @@ import { answerApp } from './apps.ts';
 import { answerOps, OPS_PATHS } from './ops.ts';
 import { domainOf } from '../lib/spaces/domains.ts';
 import { contentHostOf, type ContentHost } from '../lib/spaces/hosts.ts';
+import { listenForSpaceChanges } from '../lib/spaces/space-cache.ts';
 import { applyPagePolicy } from './page-policy.ts';
 import { notFoundPage } from './pages.ts';
 import { answerDownload, answerSite, domainAnswerer } from './sites.ts';
@@ -149,6 +150,9 @@ export function createFrontServer(options: FrontServerOptions = {}): Server {
     if (server.listenerCount('upgrade') > 1) return;
     socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
   });
+  // Anonymous visitors' space records are kept while this server runs (lib/spaces/space-cache.ts).
+  const stopSpaceCache = listenForSpaceChanges();
+  server.once('close', () => void stopSpaceCache());
   // A client that sends headers or a body too slowly is cut off rather than holding a socket for ever.
   server.headersTimeout = 30_000;
   server.requestTimeout = 15 * 60_000;

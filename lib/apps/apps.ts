@@ -25,6 +25,7 @@ import { pageMarkdown, pagesOf, UNREADABLE_PAGE } from '../rooms/document.ts';
 import { currentRoomState } from '../rooms/document-store.ts';
 import type { App, AppBuild, AppDeploy, AppEndUser } from '../schemas/apps.ts';
 import { liveAppUrl, siteUrl } from '../spaces/hosts.ts';
+import { spaceChanged } from '../spaces/space-cache.ts';
 import * as Y from 'yjs';
 import { aiSpec } from './ai.ts';
 import { prepareLiveData, specOf, startLiveData, writePreviewData } from './data.ts';
@@ -352,6 +353,8 @@ export async function deleteApp(caller: SignedInCaller, id: string): Promise<voi
     if (row.liveSpaceId) await tx.space.deleteMany({ where: { id: row.liveSpaceId } });
     await recordAudit(tx, { workspaceId: row.room.workspace.id, actor: auditActor(caller), action: 'app.deleted', target: auditTarget(row) });
   });
+  spaceChanged(row.spaceId);
+  if (row.liveSpaceId) spaceChanged(row.liveSpaceId);
 }
 
 export async function listDeploys({ actor }: SignedInCaller, id: string): Promise<{ deploys: AppDeploy[] }> {

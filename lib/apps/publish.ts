@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { db } from '../db/client.ts';
 import { chunkEntries, chunkRefs, comparePaths, storeChunks, type Entry } from '../spaces/manifest.ts';
+import { spaceChanged } from '../spaces/space-cache.ts';
 import { blobStore } from '../storage/index.ts';
 import { claimBlob, holdBlob, releaseReservation, reserveStorage, touchBlobs } from '../storage/usage.ts';
 import type { AppFile } from './render.ts';
@@ -50,5 +51,5 @@ export async function publishFiles(spaceId: string, authorId: string, files: App
     await tx.version.create({ data: { spaceId, number, message, authorId, fileCount: entries.length, bytes: BigInt(bytes), chunks: refs } });
     await tx.space.update({ where: { id: spaceId }, data: { latestVersion: number } });
     return number;
-  });
+  }).finally(() => spaceChanged(spaceId));
 }

@@ -9,6 +9,7 @@ import type { SignedInCaller } from '../access/caller.ts';
 import { recordAudit } from '../audit/log.ts';
 import { db } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
+import { spaceChanged } from './space-cache.ts';
 import { spaceWith } from './spaces.ts';
 
 export async function deleteSpace(caller: SignedInCaller, id: string): Promise<void> {
@@ -25,4 +26,5 @@ export async function deleteSpace(caller: SignedInCaller, id: string): Promise<v
     const { count } = await tx.space.deleteMany({ where: { id: space.id } });
     if (count === 0) throw new ApiError('not_found', `No space ${space.id}.`);
   });
+  spaceChanged(space.id);
 }

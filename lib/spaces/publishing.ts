@@ -24,6 +24,7 @@ import { normalizePath } from './paths.ts';
 import { moveAlias } from './aliases.ts';
 import { siteUrl } from './hosts.ts';
 import { parseHeaders, parseRedirects, RULE_LIMITS, type IgnoredLine, type SiteRules } from './site-rules.ts';
+import { spaceChanged } from './space-cache.ts';
 import { spaceWith } from './spaces.ts';
 import { createTicket } from './tickets.ts';
 import { queueWebhookEvent } from '../webhooks/events.ts';
@@ -242,7 +243,7 @@ export async function commitVersion(
   const bytes = entries.reduce((sum, e) => sum + e.size, 0);
   const url = siteUrl(space.id);
   const rules = await readSiteRules(entries);
-  return db.$transaction(
+  const committed = await db.$transaction(
     async (tx) => {
       const [locked] = await tx.$queryRaw<{ latestVersion: number }[]>`SELECT "latestVersion" FROM "Space" WHERE "id" = ${space.id} FOR UPDATE`;
       const previous = locked.latestVersion;
@@ -283,6 +284,8 @@ export async function commitVersion(
     // compresses and stores about 200 manifest chunks in here.
     { timeout: 60_000 },
   );
+  spaceChanged(space.id);
+  return committed;
 }
 
 export async function listVersions(caller: Caller, id: string): Promise<Version[]> {

@@ -10,6 +10,7 @@ import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import type { Space } from '../schemas/spaces.ts';
 import { hashPassword } from './password.ts';
+import { anonymousRecord, spaceChanged } from './space-cache.ts';
 import { unlockTokenValid } from './unlock.ts';
 
 const spaceInclude = {
@@ -38,7 +39,9 @@ type LoadRow = Omit<SpaceRow, 'workspace'> & { workspaceSlug: string; workspaceN
 
 /** The space and the caller's permissions; not_found when it does not exist or is hidden from them. */
 export async function loadSpace(caller: Caller, id: string): Promise<LoadedSpace> {
-  const [row] = await query<LoadRow>(LOAD_SPACE, [id, caller.actor?.user.id ?? null]);
+  const load = async () => (await query<LoadRow>(LOAD_SPACE, [id, caller.actor?.user.id ?? null]))[0];
+  // Someone who is nobody in particular stands the same towards a space as anyone else: their record is kept (space-cache.ts).
+  const row = caller.actor || caller.spaceToken ? await load() : await anonymousRecord(id, load);
   if (!row) throw notFound(id);
   const { workspaceSlug, workspaceName, role, listedViewer, ...fields } = row;
   const space: SpaceRow = { ...fields, workspace: { id: fields.workspaceId, slug: workspaceSlug, name: workspaceName } };
@@ -177,6 +180,7 @@ export async function patchSpace(caller: SignedInCaller, id: string, patch: Spac
         ]
       : []),
   ]);
+  spaceChanged(space.id);
   return getSpace(caller, space.id);
 }
 

@@ -1,0 +1,111 @@
+// The space records that requests of visitors who are nobody in particular
+// (no session, no token, no unlock) need, kept in memory on each node of the
+// front server: every file of a public site would otherwise cost a statement.
+//
+// Fresh by construction: PostgreSQL tells every node of any change. A trigger
+// on "Space" (and on "Workspace", whose name and slug a record carries)
+// notifies the `atrium_spaces` channel in the changing transaction, so the
+// notice goes out when it commits, whatever code made the change (a commit, a
+// new password, a deletion, a cascade). Each node listens on a connection of
+// its own and forgets the record. Until a node listens, after the connection
+// drops, and while it reconnects, it keeps nothing and asks PostgreSQL every
+// time. The node that makes a change also forgets the record at once
+// (spaceChanged), so its own next request never waits for the notice.
+// Other nodes serve the old record for as long as the notice takes to arrive
+// (milliseconds); RECORD_LIFETIME_MS bounds any staleness this design did
+// not foresee.
+import pg from 'pg';
+import { config } from '../config.ts';
+import { log } from '../log.ts';
+
+export const SPACE_CHANNEL = 'atrium_spaces';
+const RECORD_LIFETIME_MS = 60_000;
+/** Enough for every space a node serves at once; past it the cache starts over. */
+const MAX_RECORDS = 20_000;
+
+type Kept<Row> = { row: Row; workspaceId: string; at: number };
+const kept = new Map<string, Kept<unknown>>();
+// Bumped by every change heard: a load that began before a change must not store what it read.
+let generation = 0;
+let listening = false;
+let users = 0;
+let client: pg.Client | null = null;
+let reconnect: NodeJS.Timeout | null = null;
+
+function forget(payload: string) {
+  generation++;
+  if (payload.startsWith('w:')) {
+    const workspaceId = payload.slice(2);
+    for (const [id, entry] of kept) if (entry.workspaceId === workspaceId) kept.delete(id);
+  } else {
+    kept.delete(payload);
+  }
+}
+
+/** This node changed a space: forget it now rather than when the notice comes back. */
+export function spaceChanged(id: string): void {
+  forget(id);
+}
+
+/**
+ * The record for an anonymous request: kept when the node listens for
+ * changes, else loaded each time. `load` reads it from PostgreSQL.
+ */
+export async function anonymousRecord<Row extends { workspaceId: string }>(id: string, load: () => Promise<Row | undefined>): Promise<Row | undefined> {
+  if (!listening) return load();
+  const entry = kept.get(id) as Kept<Row> | undefined;
+  if (entry && Date.now() - entry.at < RECORD_LIFETIME_MS) return entry.row;
+  const started = generation;
+  const row = await load();
+  // A space that does not exist is not kept: ids are never reused, and keeping misses would let anyone fill the memory.
+  if (row && listening && generation === started) {
+    if (kept.size >= MAX_RECORDS) kept.clear();
+    kept.set(id, { row, workspaceId: row.workspaceId, at: Date.now() });
+  }
+  return row;
+}
+
+async function connect(): Promise<void> {
+  reconnect = null;
+  if (users === 0) return;
+  const next = new pg.Client({ connectionString: config.databaseUrl });
+  next.on('notification', (message) => {
+    if (message.channel === SPACE_CHANNEL && message.payload) forget(message.payload);
+  });
+  next.on('error', () => undefined);
+  next.on('end', () => {
+    // Changes may be missed from here on: keep nothing until listening again.
+    listening = false;
+    kept.clear();
+    if (client === next) client = null;
+    if (users > 0) reconnect ??= setTimeout(() => void connect(), 1000);
+  });
+  try {
+    await next.connect();
+    await next.query(`LISTEN ${SPACE_CHANNEL}`);
+    client = next;
+    listening = users > 0;
+    if (!listening) await next.end();
+  } catch (error) {
+    log.warn('space cache: cannot listen for changes, retrying', { error: error instanceof Error ? error.message : String(error) });
+    await next.end().catch(() => undefined);
+    if (users > 0) reconnect ??= setTimeout(() => void connect(), 1000);
+  }
+}
+
+/** Starts listening (once per process, however many servers ask); the returned function stops this user's share. */
+export function listenForSpaceChanges(): () => Promise<void> {
+  if (users++ === 0) void connect();
+  let stopped = false;
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    if (--users > 0) return;
+    listening = false;
+    kept.clear();
+    if (reconnect) clearTimeout(reconnect);
+    reconnect = null;
+    await client?.end().catch(() => undefined);
+    client = null;
+  };
+}
