@@ -4,10 +4,11 @@
 // decides; this file speaks HTTP: it reads the cookies, sets the site's
 // cookie, and renders the pages.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Actor } from '../lib/auth/tokens.ts';
 import { config } from '../lib/config.ts';
 import { cookieValue, sessionActor } from '../lib/http/authenticate.ts';
 import { limitBody } from '../lib/http/body.ts';
-import { callerOf, clientOf } from '../lib/http/client.ts';
+import { callerOf, clientOf, type HeaderReader } from '../lib/http/client.ts';
 import { ApiError, errorResponse } from '../lib/http/errors.ts';
 import { fileResponse } from '../lib/http/files.ts';
 import type { RequestContext } from '../lib/http/request-context.ts';
@@ -16,7 +17,7 @@ import { ALIAS_PATTERN } from '../lib/schemas/spaces.ts';
 import { VERIFY_PATH } from '../lib/spaces/domains.ts';
 import { contentHostOf, contentIsSecure } from '../lib/spaces/hosts.ts';
 import { serveSite, SITE_TOKEN_LIFETIME, unlockSite, type SiteAnswer, type SiteVisit } from '../lib/spaces/serving.ts';
-import { requestUrl, sendWebResponse, toWebRequest } from './http.ts';
+import { headersOf, requestUrl, sendFile, sendWebResponse, toWebRequest } from './http.ts';
 import { notFoundPage, passwordPage } from './pages.ts';
 
 /** The password form posts a few dozen bytes; anything far larger is refused unread. */
@@ -55,12 +56,15 @@ function decodedSegment(segment: string): string | null {
   }
 }
 
+/** An answer that is not a stored file: a redirect, the password form, not found. */
+function pageOf(answer: Exclude<SiteAnswer, { kind: 'file' }>): Response {
+  if (answer.kind === 'redirect') return new Response(null, { status: answer.status, headers: { location: answer.location, 'cache-control': 'no-store' } });
+  if (answer.kind === 'password') return passwordPage(answer.status, answer.error, answer.memberUrl, config.publicUrl);
+  return notFoundPage(answer.message, answer.signInUrl, config.publicUrl);
+}
+
 async function render(request: Request, site: SiteAddress, answer: SiteAnswer): Promise<Response> {
-  let response: Response;
-  if (answer.kind === 'file') response = await fileResponse(request, answer.file);
-  else if (answer.kind === 'redirect') response = new Response(null, { status: answer.status, headers: { location: answer.location, 'cache-control': 'no-store' } });
-  else if (answer.kind === 'password') response = passwordPage(answer.status, answer.error, answer.memberUrl, config.publicUrl);
-  else response = notFoundPage(answer.message, answer.signInUrl, config.publicUrl);
+  const response = answer.kind === 'file' ? await fileResponse(request, answer.file) : pageOf(answer);
   if (answer.grant) response.headers.append('set-cookie', cookieHeader(site, answer.grant));
   return response;
 }
@@ -89,7 +93,7 @@ export function domainSite(url: URL, spaceId: string): SiteAddress {
 export async function siteResponse(request: Request, site: SiteAddress | null = siteOf(new URL(request.url))): Promise<Response> {
   const url = new URL(request.url);
   if (!site) return notFoundPage('There is nothing here.', null, config.publicUrl);
-  const { id, alias, domain, where, inner } = site;
+  const { id, where } = site;
   // With hosts of their own, a site's password is only ever entered on its host.
   if (request.method === 'POST' && (where === 'own-host' || config.contentDomain === null)) {
     const form = await limitBody(request, SITE_FORM_LIMIT)
@@ -101,21 +105,44 @@ export async function siteResponse(request: Request, site: SiteAddress | null = 
   if (!['GET', 'HEAD', 'POST'].includes(request.method)) {
     return new Response('Only GET, HEAD and the password form\'s POST are answered here.', { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-type': 'text/plain; charset=utf-8' } });
   }
-  const visit: SiteVisit = {
+  const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
+  const visit = visitOf(request, url, site, method, where === 'app-origin' ? await sessionActor(request) : null);
+  return render(request, site, await serveSite(visit, id));
+}
+
+function visitOf(request: { headers: HeaderReader }, url: URL, site: SiteAddress, method: 'GET' | 'HEAD', session: Actor | null): SiteVisit {
+  return {
     url,
-    where,
-    inner,
-    alias,
-    domain,
-    method: request.method === 'HEAD' ? 'HEAD' : 'GET',
-    sessionActor: where === 'app-origin' ? await sessionActor(request) : null,
+    where: site.where,
+    inner: site.inner,
+    alias: site.alias,
+    domain: site.domain,
+    method,
+    sessionActor: session,
     siteToken: cookieValue(request, spaceCookie(site)),
     client: clientOf(request),
     referrer: request.headers.get('referer'),
     fetchSite: request.headers.get('sec-fetch-site'),
     fetchMode: request.headers.get('sec-fetch-mode'),
   };
-  return render(request, site, await serveSite(visit, id));
+}
+
+/**
+ * Answers a request for a site. A visit on the site's own host or a custom
+ * domain (every visitor's request for every file) is answered from Node's
+ * request without a Fetch Request, and a file written straight out; the
+ * rest (the password form, /s/<id>/ on the app's origin) as siteResponse.
+ */
+async function answerVisit(request: IncomingMessage, response: ServerResponse, url: URL, site: SiteAddress | null): Promise<void> {
+  if (site?.where === 'own-host' && (request.method === 'GET' || request.method === 'HEAD')) {
+    const answer = await serveSite(visitOf(headersOf(request), url, site, request.method, null), site.id);
+    const cookie = answer.grant ? cookieHeader(site, answer.grant) : null;
+    if (answer.kind === 'file') return sendFile(request, response, answer.file, cookie);
+    const page = pageOf(answer);
+    if (cookie) page.headers.append('set-cookie', cookie);
+    return sendWebResponse(request, response, page);
+  }
+  await sendWebResponse(request, response, await siteResponse(toWebRequest(request, url.href), site));
 }
 
 /** A /dl/<ticket> link: no sign-in, one file, 5 minutes. Errors are the API's envelope. */
@@ -159,7 +186,7 @@ export function domainAnswerer(domain: { spaceId: string; token: string; active:
       answer = notFoundPage('This domain is not verified yet: its owners verify it in Atrium.', null, config.publicUrl);
     } else {
       const url = new URL(requestUrl(request, target));
-      answer = await siteResponse(toWebRequest(request, url.href), domainSite(url, domain.spaceId));
+      return answerVisit(request, response, url, domainSite(url, domain.spaceId));
     }
     await sendWebResponse(request, response, answer);
   };
@@ -169,6 +196,7 @@ export async function answerSite(request: IncomingMessage, response: ServerRespo
   context.route = '/s/{id}';
   const onAppOrigin = contentHostOf(request.headers.host) === null;
   const valid = !onAppOrigin || decodedSegment(rawPath.split('/')[2] ?? '') !== null;
-  const answer = valid ? await siteResponse(toWebRequest(request, requestUrl(request, target))) : notFoundPage('There is nothing here.', null, config.publicUrl);
-  await sendWebResponse(request, response, answer);
+  if (!valid) return sendWebResponse(request, response, notFoundPage('There is nothing here.', null, config.publicUrl));
+  const url = new URL(requestUrl(request, target));
+  await answerVisit(request, response, url, siteOf(url));
 }

@@ -1,11 +1,12 @@
 // Who is calling: a Bearer token in Authorization, else the web session cookie.
 import { actorForSecret, recentActor, SESSION_COOKIE, TOKEN_REFUSED, type Actor } from '../auth/tokens.ts';
 import { config } from '../config.ts';
+import type { HeaderReader } from './client.ts';
 import { ApiError } from './errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function cookieValue(request: Request, name: string): string | null {
+export function cookieValue(request: { headers: HeaderReader }, name: string): string | null {
   const header = request.headers.get('cookie');
   if (!header) return null;
   for (const part of header.split(';')) {

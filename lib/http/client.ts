@@ -14,7 +14,10 @@ export const PEER_HEADER = 'x-atrium-peer';
 import type { Caller, Client, Location } from '../access/caller.ts';
 import type { Actor } from '../auth/tokens.ts';
 
-function header(request: { headers: Headers }, name: string): string | null {
+/** What the request readers below need of a request's headers: a Fetch Request's, or Node's (server/http.ts). */
+export type HeaderReader = { get(name: string): string | null };
+
+function header(request: { headers: HeaderReader }, name: string): string | null {
   const value = request.headers.get(name)?.trim();
   return value ? value : null;
 }
@@ -29,7 +32,7 @@ function decoded(value: string | null): string | null {
 }
 
 /** The client's address, or null when the server cannot know it. */
-export function clientAddress(request: { headers: Headers }): string | null {
+export function clientAddress(request: { headers: HeaderReader }): string | null {
   if (config.trustProxy) {
     const forwarded = header(request, 'x-forwarded-for')?.split(',').map((part) => part.trim()).filter(Boolean);
     if (forwarded?.length) return forwarded[forwarded.length - 1];
@@ -72,7 +75,7 @@ export function addressKey(address: string | null): string {
 }
 
 /** City and country from trusted proxy headers; null when not behind a trusted proxy. */
-export function clientLocation(request: { headers: Headers }): Location | null {
+export function clientLocation(request: { headers: HeaderReader }): Location | null {
   if (!config.trustProxy) return null;
   const city = decoded(header(request, 'x-vercel-ip-city') ?? header(request, 'cf-ipcity'));
   const country = header(request, 'x-vercel-ip-country') ?? header(request, 'cf-ipcountry');
@@ -82,7 +85,7 @@ export function clientLocation(request: { headers: Headers }): Location | null {
 }
 
 /** The client of a request: address, user agent, location behind a trusted proxy. */
-export function clientOf(request: { headers: Headers }): Client {
+export function clientOf(request: { headers: HeaderReader }): Client {
   return { address: clientAddress(request), userAgent: request.headers.get('user-agent')?.slice(0, 300) || null, location: clientLocation(request) };
 }
 

@@ -50,16 +50,23 @@ async function smallFile(file: StoredFile): Promise<Uint8Array<ArrayBuffer> | nu
   return bytes;
 }
 
-export async function fileResponse(request: Request, answer: FileAnswer): Promise<Response> {
+/** What a FileAnswer sends: the status, the headers and the bytes (null for HEAD and 304). */
+export type FileParts = { status: number; headers: Record<string, string>; body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null };
+
+/** The answer to a request for a stored file: 304 when the client has it, else its bytes (none for HEAD). */
+export async function fileParts(request: { method: string; ifNoneMatch: string | null }, answer: FileAnswer): Promise<FileParts> {
   const { file, status } = answer;
   const etag = `"${file.sha256}"`;
   const headers = { etag, 'x-content-type-options': 'nosniff', 'x-content-sha256': file.sha256, ...answer.headers };
-  if (status === 200 && request.headers.get('if-none-match')?.split(/\s*,\s*/).includes(etag)) {
-    return new Response(null, { status: 304, headers });
-  }
+  if (status === 200 && request.ifNoneMatch?.split(/\s*,\s*/).includes(etag)) return { status: 304, headers, body: null };
   const body = request.method === 'HEAD' ? null : file.size <= HOT_FILE_BYTES ? await smallFile(file) : await blobStore().get(file.sha256, file.size);
   if (request.method !== 'HEAD' && !body) throw new ApiError('not_found', 'The stored bytes of this file are missing.');
-  return new Response(body, { status, headers: { ...headers, 'content-type': file.contentType, 'content-length': String(file.size) } });
+  return { status, headers: { ...headers, 'content-type': file.contentType, 'content-length': String(file.size) }, body };
+}
+
+export async function fileResponse(request: Request, answer: FileAnswer): Promise<Response> {
+  const { status, headers, body } = await fileParts({ method: request.method, ifNoneMatch: request.headers.get('if-none-match') }, answer);
+  return new Response(body, { status, headers });
 }
 
 /** A generated file to download (an export), never cached or sniffed. */

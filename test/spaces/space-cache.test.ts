@@ -12,7 +12,7 @@ import { useFrontServer } from '../server.ts';
 import { makeSpace, push } from './fixtures.ts';
 
 const server = useFrontServer();
-const get = (id: string, path = '/') => rawRequest(onPort(spaceOrigin(id), server.origin), 'GET', path);
+const get = (id: string, path = '/') => rawRequest(onPort(spaceOrigin(id)!, server.origin), 'GET', path);
 
 async function published(handle: string) {
   const owner = await signIn(handle, 'web');
