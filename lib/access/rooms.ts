@@ -7,9 +7,10 @@
 //   - the room's linkAccess, for anyone signed in who has the room's link.
 // Room roles carry the capabilities view, comment, edit and manage, one
 // meaning each as in capabilities.ts. Rooms the caller cannot view are 404.
-import { db, query, type PrismaClient } from '../db/client.ts';
+import { db, query, type Prisma, type PrismaClient } from '../db/client.ts';
 import type { RoomKind, RoomLinkAccess, RoomRole, WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
+import { joinedWorkspaces } from './workspaces.ts';
 
 export type RoomCapability = 'view' | 'comment' | 'edit' | 'manage';
 export type RoomCaps = Record<RoomCapability, boolean>;
@@ -56,6 +57,14 @@ export function roomNotFound(kind: RoomKind, id: string): ApiError {
 }
 
 type Client = Pick<PrismaClient, 'room'>;
+
+/**
+ * The rooms a person finds in lists and search: those of their workspaces and
+ * those they were added to. Link access alone lists nothing: the link is the way in.
+ */
+export function listedRooms(userId: string): Prisma.RoomWhereInput {
+  return { OR: [{ workspace: joinedWorkspaces(userId) }, { members: { some: { userId } } }] };
+}
 
 export const roomAccessSelect = (userId: string) =>
   ({

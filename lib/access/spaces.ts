@@ -15,9 +15,10 @@
 // only through their role or the viewers list; everyone else unlocks.
 import type { Actor } from '../auth/tokens.ts';
 import { db } from '../db/client.ts';
-import type { SpaceVisibility, WorkspaceRole } from '../db/generated/client.ts';
+import type { Prisma, SpaceVisibility, WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { workspaceRoleCan, type Capability } from './capabilities.ts';
+import { joinedWorkspaces } from './workspaces.ts';
 
 /** The capabilities that apply to a space, with the caller's answer for each. */
 export const SPACE_CAPABILITIES = ['view', 'comment', 'push', 'manage', 'admin'] as const satisfies readonly Capability[];
@@ -80,6 +81,15 @@ export function standingFrom(role: WorkspaceRole | null, listedViewer: boolean, 
 
 export async function spacePermissions(actor: Actor | null, space: SpaceForAccess, unlocked = false): Promise<SpacePermissions> {
   return permissionsFor(space, await standingOf(actor, space, unlocked));
+}
+
+/**
+ * The spaces a person finds in search: their workspaces' and those listing
+ * them as a viewer, which they view without a password. Public spaces of other
+ * workspaces are opened by their link, never found.
+ */
+export function foundSpaces(userId: string): Prisma.SpaceWhereInput {
+  return { OR: [{ workspace: joinedWorkspaces(userId) }, { viewers: { some: { userId } } }] };
 }
 
 export function notFound(id: string): ApiError {

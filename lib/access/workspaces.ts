@@ -1,7 +1,7 @@
 // A caller's standing in a workspace. A workspace the caller does not belong
 // to (or is only invited to) is not found; a member without the capability a
 // step needs is forbidden.
-import { db, type PrismaClient } from '../db/client.ts';
+import { db, type Prisma, type PrismaClient } from '../db/client.ts';
 import type { Plan, WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { rolesThatCan, workspaceRoleCan, type Capability } from './capabilities.ts';
@@ -12,6 +12,11 @@ export type WorkspaceAccess = {
   workspace: { id: string; slug: string; name: string; plan: Plan; personal: boolean; createdAt: Date };
   role: WorkspaceRole;
 };
+
+/** The workspaces a person belongs to (an invitation alone counts for nothing). */
+export function joinedWorkspaces(userId: string): Prisma.WorkspaceWhereInput {
+  return { memberships: { some: { userId, status: 'accepted' } } };
+}
 
 export function workspaceNotFound(slug: string): ApiError {
   return new ApiError('not_found', `No workspace "${slug}" (or you are not a member of it).`);

@@ -13,7 +13,7 @@
 // build and get the owner link, manage for the lifecycle, users and export.
 import { randomInt } from 'node:crypto';
 import type { SignedInCaller } from '../access/caller.ts';
-import { callerRoomRole, roomAccess, roomRoleCan } from '../access/rooms.ts';
+import { callerRoomRole, listedRooms, roomAccess, roomRoleCan } from '../access/rooms.ts';
 import { recordAudit } from '../audit/log.ts';
 import { limitsOf, requireUnderLimit } from '../billing/plans.ts';
 import { config } from '../config.ts';
@@ -105,10 +105,7 @@ export async function listApps({ actor }: SignedInCaller, query: { workspace?: s
   const rows = await db.app.findMany({
     where: {
       ...(query.room ? { roomId: query.room } : {}),
-      room: {
-        ...(query.workspace ? { workspace: { slug: query.workspace } } : {}),
-        OR: [{ workspace: { memberships: { some: { userId, status: 'accepted' } } } }, { members: { some: { userId } } }],
-      },
+      room: { ...(query.workspace ? { workspace: { slug: query.workspace } } : {}), ...listedRooms(userId) },
     },
     select: {
       ...appSelect,

@@ -3,7 +3,7 @@
 // these with their `kind`; a room asked for under the other prefix is 404.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SignedInCaller } from '../access/caller.ts';
-import { callerRoomRole, capsOf, roomAccess, roomNotFound } from '../access/rooms.ts';
+import { callerRoomRole, capsOf, listedRooms, roomAccess, roomNotFound } from '../access/rooms.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
 import { serverSecret } from '../auth/server-secret.ts';
 import { limitsOf, requireUnderLimit } from '../billing/plans.ts';
@@ -94,15 +94,11 @@ async function recordOf(userId: string, id: string) {
   return toRecord(await db.room.findUniqueOrThrow({ where: { id }, select: recordSelect(userId) }));
 }
 
-/** Rooms the caller can view: those of their workspaces and those they were added to (link access alone lists nothing: the link is the way in). */
+/** Rooms the caller can view and finds listed (lib/access/rooms.ts, listedRooms). */
 export async function listRooms({ actor }: SignedInCaller, kind: RoomKind, workspace?: string) {
   const userId = actor.user.id;
   const rows = await db.room.findMany({
-    where: {
-      kind,
-      ...(workspace ? { workspace: { slug: workspace } } : {}),
-      OR: [{ workspace: { memberships: { some: { userId, status: 'accepted' } } } }, { members: { some: { userId } } }],
-    },
+    where: { kind, ...(workspace ? { workspace: { slug: workspace } } : {}), ...listedRooms(userId) },
     select: recordSelect(userId),
     orderBy: [{ lastActivityAt: { sort: 'desc', nulls: 'last' } }, { createdAt: 'desc' }],
     take: 500,

@@ -6,6 +6,7 @@ import { billingApi } from './billing.ts';
 import { commentsApi } from './comments.ts';
 import type { Endpoint } from './endpoint.ts';
 import { liveSpacesApi, roomsApi } from './rooms.ts';
+import { searchApi } from './search.ts';
 import { spacedbApi } from './spacedb.ts';
 import { spacesApi } from './spaces.ts';
 import { webhooksApi } from './webhooks.ts';
@@ -23,4 +24,5 @@ export const endpoints: Endpoint[] = [
   ...Object.values(spacedbApi),
   ...Object.values(appsApi),
   ...Object.values(webhooksApi),
+  ...Object.values(searchApi),
 ];

@@ -186,6 +186,8 @@ const rules: Record<string, Rule> = {
   'appsApi.users': ROOM_MANAGE,
   'appsApi.ownerLink': ROOM_EDIT,
   'appsApi.export': ROOM_MANAGE,
+  // Anyone signed in searches; what they find is test/search's subject.
+  'searchApi.search': SELF,
   'webhooksApi.list': WS_ADMIN,
   'webhooksApi.create': WS_ADMIN,
   'webhooksApi.get': WS_ADMIN,
