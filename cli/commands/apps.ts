@@ -63,8 +63,15 @@ async function deploys(this: Command, id: string) {
   if (globalOptions(this).json) return printJson(result);
   if (!result.deploys.length) return say('Not live yet: no deploys.');
   printTable(
-    result.deploys.map((d) => ({ deploy: `${d.deploy}${d.current ? ' *' : ''}`, kind: d.kind, version: `v${d.version}`, by: d.actor ? `@${d.actor.handle}` : '', when: formatTime(d.createdAt) })),
-    ['deploy', 'kind', 'version', 'by', 'when'],
+    result.deploys.map((d) => ({
+      deploy: `${d.deploy}${d.current ? ' *' : ''}`,
+      kind: d.kind,
+      version: `v${d.version}`,
+      changes: `+${d.changes.added.length} ~${d.changes.changed.length} -${d.changes.removed.length}`,
+      by: d.actor ? `@${d.actor.handle}` : '',
+      when: formatTime(d.createdAt),
+    })),
+    ['deploy', 'kind', 'version', 'changes', 'by', 'when'],
   );
 }
 

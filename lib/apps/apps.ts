@@ -25,6 +25,8 @@ import { pageMarkdown, pagesOf, UNREADABLE_PAGE } from '../rooms/document.ts';
 import { currentRoomState } from '../rooms/document-store.ts';
 import type { App, AppBuild, AppDeploy, AppEndUser } from '../schemas/apps.ts';
 import { liveAppUrl, siteUrl } from '../spaces/hosts.ts';
+import { diffManifests, type ChunkRef } from '../spaces/manifest.ts';
+import { versionRefs } from '../spaces/publishing.ts';
 import { spaceChanged } from '../spaces/space-cache.ts';
 import * as Y from 'yjs';
 import { aiSpec } from './ai.ts';
@@ -358,14 +360,23 @@ export async function listDeploys({ actor }: SignedInCaller, id: string): Promis
   const { row } = await appWith(actor.user.id, id, 'view');
   const rows = await db.appDeploy.findMany({ where: { appId: id }, orderBy: { number: 'desc' } });
   const current = rows.find((r) => r.version === row.liveVersion)?.number;
+  // Each deploy against the one before it (rows are newest first); versions share
+  // most manifest chunks, which the diff never decodes.
+  const refs = new Map<number, Promise<ChunkRef[]>>();
+  const refsOf = (version: number) => {
+    if (!refs.has(version)) refs.set(version, versionRefs(row.spaceId, version).then((r) => r ?? []));
+    return refs.get(version)!;
+  };
+  const changes = await Promise.all(rows.map(async (r, i) => diffManifests(rows[i + 1] ? await refsOf(rows[i + 1].version) : [], await refsOf(r.version))));
   return {
-    deploys: rows.map((r) => ({
+    deploys: rows.map((r, i) => ({
       deploy: r.number,
       version: r.version,
       kind: r.kind,
       actor: r.actorId && r.actorHandle ? { id: r.actorId, handle: r.actorHandle } : null,
       // The newest deploy is what is live (every change of the live version is a deploy).
       current: r.number === rows[0].number && current !== undefined,
+      changes: changes[i],
       createdAt: r.createdAt.getTime(),
     })),
   };

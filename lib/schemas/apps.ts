@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { INT_MAX, slug, text, timestamp, user } from './common.ts';
 import { endpoint } from './endpoint.ts';
+import { diff } from './spaces.ts';
 
 const id = text().min(1).max(100);
 export const appStatus = z.enum(['draft', 'preview', 'live', 'paused']);
@@ -52,9 +53,10 @@ export const appDeploy = z
     kind: z.enum(['live', 'promote', 'rollback']),
     actor: z.object({ id: z.string(), handle: z.string() }).nullable(),
     current: z.boolean(),
+    changes: diff,
     createdAt: timestamp,
   })
-  .meta({ id: 'AppDeploy' });
+  .meta({ id: 'AppDeploy', description: "changes: the app's files (pages, styles, data) added, changed and removed against the version the previous deploy served; the first deploy adds every file." });
 
 export const appEndUser = z
   .object({

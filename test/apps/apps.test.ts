@@ -193,6 +193,14 @@ describe('lifecycle', () => {
       [1, 'live', 1, false],
     ]);
     expect(deploys[0].actor.handle).toBe(w.people.owner.handle);
+    // What each deploy changed against the one before: the first adds every file; the
+    // promotion brings the rebuilt pages (a book more), the rollback takes them back.
+    const [rollback, promote, first] = deploys.map((d: any) => d.changes);
+    expect(first).toMatchObject({ changed: [], removed: [], unchanged: 0 });
+    expect(first.added).toContain('index.html');
+    expect(promote.changed.length).toBeGreaterThan(0);
+    expect(promote.unchanged).toBeGreaterThan(0);
+    expect(rollback).toEqual({ added: promote.removed, changed: promote.changed, removed: promote.added, unchanged: promote.unchanged });
 
     const paused = await w.must(200, 'PATCH', `/v1/apps/${app.id}`, { as: w.people.admin, body: { paused: true } });
     expect(paused.status).toBe('paused');

@@ -36,7 +36,10 @@ describe('atrium apps', () => {
     expect(JSON.parse(await atrium(token, 'apps', 'rollback', app.id, '1', '--json')).liveVersion).toBe(1);
     const { deploys } = JSON.parse(await atrium(token, 'apps', 'deploys', app.id, '--json'));
     expect(deploys.map((d: { kind: string }) => d.kind)).toEqual(['rollback', 'promote', 'live']);
-    expect(await atrium(token, 'apps', 'deploys', app.id)).toMatch(/3 \*\s+rollback/);
+    const table = await atrium(token, 'apps', 'deploys', app.id);
+    expect(table).toMatch(/3 \*\s+rollback/);
+    // Each deploy says what it changed: the first adds every file, nothing removed.
+    expect(table).toMatch(/1\s+live\s+v1\s+\+\d+ ~0 -0/);
 
     const file = path.join(await mkdtemp(path.join(tmpdir(), 'atrium-export-')), 'club.zip');
     expect(JSON.parse(await atrium(token, 'apps', 'export', app.id, '-o', file, '--json'))).toEqual({ file });
