@@ -1,23 +1,16 @@
 import type { ReactNode } from 'react';
 import type { Actor } from '@/lib/auth/tokens.ts';
 import { Page } from './page.tsx';
-
-const SECTIONS = [
-  ['/settings', 'Profile'],
-  ['/settings/preferences', 'Preferences'],
-  ['/settings/tokens', 'API tokens'],
-  ['/settings/blocked', 'Blocked users'],
-  ['/settings/delete', 'Delete account'],
-] as const;
+import { settingsNav } from './shell/navigation.ts';
 
 /** The settings pages: a section menu beside (on phones, above) the section. */
-export function SettingsFrame({ actor, current, children }: { actor: Actor; current: (typeof SECTIONS)[number][0]; children: ReactNode }) {
+export function SettingsFrame({ actor, current, children }: { actor: Actor; current: (typeof settingsNav)[number]['href']; children: ReactNode }) {
   return (
-    <Page actor={actor} title="Settings" crumbs={[{ label: 'Dashboard', href: '/' }, { label: 'Settings', href: '/settings' }, ...(current === '/settings' ? [] : [{ label: SECTIONS.find(([href]) => href === current)![1] }])]}>
+    <Page actor={actor} title="Settings" crumbs={[{ label: 'Dashboard', href: '/' }, { label: 'Settings', href: '/settings' }, ...(current === '/settings' ? [] : [{ label: settingsNav.find((s) => s.href === current)!.label }])]}>
       <div className="flex flex-col gap-8 md:flex-row">
         <nav aria-label="Settings" className="md:w-48 md:shrink-0">
           <ul className="flex flex-wrap gap-2 md:flex-col md:gap-1">
-            {SECTIONS.map(([href, label]) => (
+            {settingsNav.map(({ href, label }) => (
               <li key={href}>
                 <a
                   href={href}

@@ -51,7 +51,7 @@ export async function AppShell({ actor, workspace, crumbs = [], children, width 
             </>
           ) : null}
           <div className="ml-auto flex items-center gap-2">
-            {actor ? <CommandMenu workspaces={workspaces.map((w) => ({ slug: w.slug, name: w.name }))} /> : null}
+            {actor ? <CommandMenu workspaces={workspaces.map((w) => ({ slug: w.slug, name: w.name, role: w.role }))} /> : null}
             {actor ? (
               <DropdownMenu
                 label="Your account"

@@ -9,4 +9,13 @@ export const primaryNav: NavItem[] = [
   { href: '/reference', label: 'API reference' },
 ];
 
+// The sections of the person's settings (components/settings-frame.tsx).
+export const settingsNav = [
+  { href: '/settings', label: 'Profile' },
+  { href: '/settings/preferences', label: 'Preferences' },
+  { href: '/settings/tokens', label: 'API tokens' },
+  { href: '/settings/blocked', label: 'Blocked users' },
+  { href: '/settings/delete', label: 'Delete account' },
+] as const satisfies readonly NavItem[];
+
 export type Crumb = { label: string; href?: string };

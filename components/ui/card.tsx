@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 
-export function Card({ title, actions, children, label }: { title?: string; actions?: ReactNode; children: ReactNode; label?: string }) {
+/** `id` makes the card an address (`#new-space`) that ⌘K's actions lead to. */
+export function Card({ title, actions, children, label, id }: { title?: string; actions?: ReactNode; children: ReactNode; label?: string; id?: string }) {
   return (
-    <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 sm:p-5 dark:border-slate-700 dark:bg-slate-900" aria-label={label ?? title}>
+    <section id={id} className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 sm:p-5 dark:border-slate-700 dark:bg-slate-900" aria-label={label ?? title}>
       {title || actions ? (
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           {title ? <h2 className="font-semibold">{title}</h2> : <span />}

@@ -17,7 +17,7 @@ export default async function TokensPage() {
   const [{ tokens }, me] = await Promise.all([listTokens(caller), currentUser(caller)]);
   return (
     <SettingsFrame actor={actor} current="/settings/tokens">
-      <Card title="New API token">
+      <Card title="New API token" id="new-token">
         <CreateTokenForm activeIds={tokens.map((token) => token.id)} />
       </Card>
       <Card title="API tokens and sessions">

@@ -62,7 +62,7 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
 
       {admin ? (
         <>
-          <Card title="Invite by handle">
+          <Card title="Invite by handle" id="invite">
             <p className="mb-3 text-sm text-slate-600">
               The person sees the invitation on their dashboard and joins when they accept it. To invite someone without an
               account, make an <a className="text-brand underline" href={`/w/${workspace.slug}/invites`}>invite link</a>.

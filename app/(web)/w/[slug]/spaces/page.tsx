@@ -45,7 +45,7 @@ export default async function SpacesPage({ params }: { params: Promise<{ slug: s
         )}
       </Card>
       {workspaceRoleCan(workspace.role, 'push') ? (
-        <Card title="New space">
+        <Card title="New space" id="new-space">
           <CreateSpaceForm workspace={workspace.slug} />
         </Card>
       ) : null}
