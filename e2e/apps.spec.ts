@@ -37,7 +37,7 @@ test('builds an app from a room, puts it live with a join code, and a visitor op
   const code = (await page.getByTestId('join-code').textContent())!.trim();
   expect(code).toMatch(/^[A-Z2-9]{8}$/);
   const liveUrl = (await page.getByTestId('live-url').textContent())!.trim();
-  await expect(page.getByRole('table', { name: 'Deploys' })).toContainText('live');
+  await expect(page.getByRole('list', { name: 'Deploys' })).toContainText('live');
 
   // Rebuilding makes a new preview version of the same app, which can then be promoted.
   const appPage = page.url();

@@ -6,7 +6,7 @@ import { ActionButton } from '@/components/ui/action-button.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { SelectField } from '@/components/ui/field.tsx';
-import { appsApi, type App } from '@/lib/schemas/apps.ts';
+import { appsApi, type App, type AppDeploy } from '@/lib/schemas/apps.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 
@@ -64,20 +64,40 @@ export function AccessForm({ app }: { app: App }) {
   );
 }
 
+// Promote, rollback and pause change what every visitor gets at once: each asks
+// first, saying what will happen, and a toast says how it went.
 export function AppActions({ app }: { app: App }) {
   const path = `/v1/apps/${app.id}`;
+  const paused = app.status === 'paused';
   return (
     <div className="flex flex-wrap gap-3">
       {app.access === 'code' ? (
-        <ActionButton method="PATCH" path={path} body={{ newJoinCode: true }}>
+        <ActionButton method="PATCH" path={path} body={{ newJoinCode: true }} done="A new join code is set; the old one no longer opens the app.">
           New join code
         </ActionButton>
       ) : null}
-      <ActionButton method="POST" path={`${path}/promote`} variant="primary" disabled={app.liveVersion === app.previewVersion}>
+      <ActionButton
+        method="POST"
+        path={`${path}/promote`}
+        variant="primary"
+        disabled={app.liveVersion === app.previewVersion}
+        confirm={{
+          title: `Promote preview v${app.previewVersion}?`,
+          description: `Version ${app.previewVersion} replaces version ${app.liveVersion} for everyone who opens the live app. You can roll back from the deploys below.`,
+          confirmLabel: 'Promote',
+        }}
+        done={`Version ${app.previewVersion} is live.`}
+      >
         Promote preview v{app.previewVersion}
       </ActionButton>
-      <ActionButton method="PATCH" path={path} body={{ paused: app.status !== 'paused' }}>
-        {app.status === 'paused' ? 'Resume' : 'Pause'}
+      <ActionButton
+        method="PATCH"
+        path={path}
+        body={{ paused: !paused }}
+        confirm={paused ? undefined : { title: `Pause ${app.name}?`, description: 'Visitors see a paused page until you resume it. Its data and join code are kept.', confirmLabel: 'Pause', danger: true }}
+        done={paused ? 'Resumed: visitors get the app again.' : 'Paused: visitors see a paused page.'}
+      >
+        {paused ? 'Resume' : 'Pause'}
       </ActionButton>
     </div>
   );
@@ -92,7 +112,7 @@ export function OwnerLinkButton({ appId }: { appId: string }) {
         Owner link
       </Button>
       {url ? (
-        <a className="text-sm text-brand break-all" href={url} target="_blank" rel="noreferrer">
+        <a className="text-sm text-brand break-all dark:text-indigo-300" href={url} target="_blank" rel="noreferrer">
           Open as administrator (10 minutes, once)
         </a>
       ) : null}
@@ -101,9 +121,21 @@ export function OwnerLinkButton({ appId }: { appId: string }) {
   );
 }
 
-export function RollbackButton({ appId, deploy }: { appId: string; deploy: number }) {
+export function RollbackButton({ app, deploy }: { app: App; deploy: AppDeploy }) {
   return (
-    <ActionButton method="POST" path={`/v1/apps/${appId}/rollback`} body={{ deploy }}>
+    <ActionButton
+      method="POST"
+      path={`/v1/apps/${app.id}/rollback`}
+      body={{ deploy: deploy.deploy }}
+      size="sm"
+      label={`Roll back to deploy ${deploy.deploy}`}
+      confirm={{
+        title: `Roll back to version ${deploy.version}?`,
+        description: `Version ${deploy.version} (deploy ${deploy.deploy}) replaces version ${app.liveVersion} for everyone who opens the live app, as a new deploy.`,
+        confirmLabel: 'Roll back',
+      }}
+      done={`Rolled back: version ${deploy.version} is live.`}
+    >
       Roll back
     </ActionButton>
   );
@@ -111,7 +143,13 @@ export function RollbackButton({ appId, deploy }: { appId: string; deploy: numbe
 
 export function DeleteAppButton({ app }: { app: App }) {
   return (
-    <ActionButton method="DELETE" path={`/v1/apps/${app.id}`} variant="danger" goTo={`/w/${app.room.workspace.slug}/apps`}>
+    <ActionButton
+      method="DELETE"
+      path={`/v1/apps/${app.id}`}
+      variant="danger"
+      goTo={`/w/${app.room.workspace.slug}/apps`}
+      confirm={{ title: `Delete ${app.name}?`, description: 'Its versions, deploys and live data go too, and its address stops answering. This cannot be undone.', confirmLabel: 'Delete app', danger: true }}
+    >
       Delete app
     </ActionButton>
   );

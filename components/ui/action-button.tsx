@@ -10,8 +10,9 @@ import { useToast } from './toast.tsx';
 
 /**
  * A button that makes one /v1 call, then refreshes the page (or goes to
- * `goTo`); a failure is shown beside it. With `confirm`, it asks first in the
- * confirm dialog; with `done`, a toast says what happened.
+ * `goTo`). With `confirm`, it asks first in the confirm dialog. With `done`, a
+ * toast says what happened, and a failure is a toast too; without, a failure
+ * is shown beside the button.
  */
 export function ActionButton({
   method,
@@ -57,7 +58,8 @@ export function ActionButton({
         setBusy(false);
       }
     } catch (failure) {
-      setError((failure as Error).message);
+      if (done) toast({ message: (failure as Error).message, tone: 'error' });
+      else setError((failure as Error).message);
       setBusy(false);
     }
   }

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { AccessForm, AppActions, DeleteAppButton, GoLiveForm, OwnerLinkButton, RollbackButton } from '@/components/apps/app-controls.tsx';
 import { BuildAppButton } from '@/components/apps/build-app-button.tsx';
+import { DeployChanges } from '@/components/apps/deploy-changes.tsx';
 import { Page } from '@/components/page.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
@@ -24,12 +25,12 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h1 className="text-2xl font-bold">{app.name}</h1>
-          <p className="text-sm text-slate-500">
+          <p className="text-sm text-slate-600 dark:text-slate-400">
             <span data-testid="app-status">{app.status}</span> · built from{' '}
-            <a className="text-brand" href={`/${app.room.kind === 'room' ? 'rooms' : 'live-spaces'}/${app.room.id}`}>
+            <a className="text-brand dark:text-indigo-300" href={`/${app.room.kind === 'room' ? 'rooms' : 'live-spaces'}/${app.room.id}`}>
               {app.room.name}
             </a>{' '}
-            · <a className="text-brand" href={`/w/${app.room.workspace.slug}/apps`}>all apps of {app.room.workspace.name}</a>
+            · <a className="text-brand dark:text-indigo-300" href={`/w/${app.room.workspace.slug}/apps`}>all apps of {app.room.workspace.name}</a>
           </p>
         </div>
         <div className="flex flex-wrap gap-3">
@@ -47,16 +48,16 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
             <div className="space-y-3 text-sm">
               <p>
                 Version {app.liveVersion} at{' '}
-                <a className="text-brand break-all" href={app.liveUrl!} target="_blank" rel="noreferrer" data-testid="live-url">
+                <a className="text-brand break-all dark:text-indigo-300" href={app.liveUrl!} target="_blank" rel="noreferrer" data-testid="live-url">
                   {app.liveUrl}
                 </a>
               </p>
               {app.joinCode ? (
                 <p>
-                  Join code: <code className="rounded bg-slate-100 px-2 py-1 text-base tracking-widest" data-testid="join-code">{app.joinCode}</code>
+                  Join code: <code className="rounded bg-slate-100 px-2 py-1 text-base tracking-widest dark:bg-slate-800" data-testid="join-code">{app.joinCode}</code>
                 </p>
               ) : null}
-              {app.liveDataSpaceId ? <p><a className="text-brand" href={`/spaces/${app.liveDataSpaceId}/database`} data-testid="live-data">Live data (database)</a></p> : null}
+              {app.liveDataSpaceId ? <p><a className="text-brand dark:text-indigo-300" href={`/spaces/${app.liveDataSpaceId}/database`} data-testid="live-data">Live data (database)</a></p> : null}
               {app.canManage ? (
                 <>
                   <AppActions app={app} />
@@ -72,41 +73,48 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
           )}
         </Card>
         <Card title={`Preview (version ${app.previewVersion})`}>
-          <p className="mb-2 text-sm text-slate-600">
+          <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">
             Last build: {app.build.status} {app.build.finishedAt ? formatTime(app.build.finishedAt) : ''}
             {app.build.error ? ` — ${app.build.error}` : ''}
           </p>
           {app.previewVersion ? (
             // The preview keeps its own origin (the app space's host, never the app's), so its styles, scripts and cookie work;
             // without a content domain the served page sandboxes itself (lib/spaces/content.ts).
-            <iframe title="Preview" src={app.previewUrl} className="h-[32rem] w-full rounded border border-slate-200" sandbox="allow-scripts allow-forms allow-same-origin" />
+            <iframe title="Preview" src={app.previewUrl} className="h-[32rem] w-full rounded border border-slate-200 dark:border-slate-700" sandbox="allow-scripts allow-forms allow-same-origin" />
           ) : (
             <EmptyState>No preview yet: the first build failed.</EmptyState>
           )}
           {app.build.log?.length ? (
-            <details className="mt-2 text-xs text-slate-600">
+            <details className="mt-2 text-xs text-slate-600 dark:text-slate-400">
               <summary>Build log</summary>
               <pre className="whitespace-pre-wrap">{app.build.log.join('\n')}</pre>
             </details>
           ) : null}
         </Card>
         <Card title="Deploys">
+          <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">Newest first; each with the files it changed against the deploy before.</p>
           {deploys.length ? (
-            <Table headers={['Deploy', 'Kind', 'Version', 'By', 'When', '']} label="Deploys">
+            // A list rather than a table: on a phone each deploy stays one block, its rollback in reach.
+            <ol aria-label="Deploys" className="divide-y divide-slate-100 dark:divide-slate-800">
               {deploys.map((d) => (
-                <tr key={d.deploy}>
-                  <Cell>
-                    {d.deploy}
-                    {d.current ? ' (live)' : ''}
-                  </Cell>
-                  <Cell>{d.kind}</Cell>
-                  <Cell>v{d.version}</Cell>
-                  <Cell>{d.actor ? `@${d.actor.handle}` : ''}</Cell>
-                  <Cell>{formatTime(d.createdAt)}</Cell>
-                  <Cell>{app.canManage && d.version !== app.liveVersion ? <RollbackButton appId={app.id} deploy={d.deploy} /> : null}</Cell>
-                </tr>
+                <li key={d.deploy} className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 py-3 text-sm">
+                  <div className="min-w-0 space-y-1">
+                    <p>
+                      <span className="font-medium">
+                        Deploy {d.deploy} · {d.kind} · v{d.version}
+                      </span>
+                      {d.current ? <span className="ml-2 rounded bg-emerald-100 px-1.5 py-0.5 text-xs text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">live</span> : null}
+                    </p>
+                    <p className="text-xs text-slate-600 dark:text-slate-400">
+                      {d.actor ? `@${d.actor.handle} · ` : ''}
+                      {formatTime(d.createdAt)}
+                    </p>
+                    <DeployChanges changes={d.changes} />
+                  </div>
+                  {app.canManage && d.version !== app.liveVersion ? <RollbackButton app={app} deploy={d} /> : null}
+                </li>
               ))}
-            </Table>
+            </ol>
           ) : (
             <EmptyState>Not live yet.</EmptyState>
           )}
