@@ -6,7 +6,14 @@
 import { createRequire } from 'node:module';
 import { treeCpuSeconds } from './server.ts';
 
-type AutocannonRequest = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
+type AutocannonRequest = {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Changes each request before it is sent (e.g. a parameter), returning it. */
+  setupRequest?: (request: { headers: Record<string, string>; body?: string }) => { headers: Record<string, string>; body?: string };
+};
 type AutocannonOptions = {
   url: string;
   connections: number;

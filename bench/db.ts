@@ -1,84 +1,89 @@
-// Space databases: a point query and a one-row insert through the API (HTTP,
-// authentication, the child-process pool, the cache check against Postgres,
-// and for the insert the write lock and the page history) beside the same
-// statement on a direct node:sqlite connection to the same data, in the same
-// run; then the time to restore a 10 MB database with 10,000 writes of history.
-import { mkdirSync, rmSync } from 'node:fs';
+// Benchmark "db": POST /v1/spaces/{id}/db/query on the production server
+// against bench/baseline-db.ts (token looked up in PostgreSQL, the same SQL
+// prepared once on node:sqlite, the same JSON), in the same run, on a space
+// whose table has 10,000 rows: point reads, range reads of 100 rows and
+// one-row inserts at 1, 10 and 32 connections, and a guest's named write.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { migrate } from '../lib/db/migrate.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { compare, comparisonTable, type Load, type Target } from './compare.ts';
 import type { BenchContext } from './run.ts';
-import { benchDatabase, devToken, startServer, workDir } from './server.ts';
+import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, startServerProcess, workDir } from './server.ts';
 
-async function timed(n: number, fn: (i: number) => Promise<unknown> | unknown): Promise<number> {
-  const started = performance.now();
-  for (let i = 0; i < n; i++) await fn(i);
-  return (performance.now() - started) / n;
-}
+const ROWS = 10_000;
+const CONNECTIONS = [1, 10, 32];
+const INSERT = 'INSERT INTO items (body, n) VALUES (?, ?)';
+const GUEST_WRITES = { add: INSERT };
 
-export async function run(context: BenchContext) {
-  const { url } = await benchDatabase('db', context.onStop);
-  await migrate(url);
-  const dataDir = path.join(workDir, 'db-data');
-  rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(workDir, { recursive: true });
-  const base = await startServer('db', 'test/fixtures/api-server.ts', context.onStop, { DATABASE_URL: url, DATA_DIR: dataDir, DEV_AUTH: 'true', LOG_REQUESTS: 'false' });
+export async function run({ quick, onStop }: BenchContext): Promise<void> {
+  const seconds = quick ? { warmup: 1, measure: 2 } : { warmup: 3, measure: 10 };
+  await mkdir(workDir, { recursive: true });
+  buildIfNeeded();
+  const database = await benchDatabase('db', onStop);
+  // Guests' writes come from many addresses (X-Forwarded-For), as visitors' do: one address would meet its rate limit.
+  const { base, pid } = await startAtriumProcess('atrium-db', database.url, onStop, { TRUST_PROXY: 'true' });
   const token = await devToken(base, 'bench');
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const post = async (pathname: string, body: unknown) => {
-    const response = await fetch(base + pathname, { method: 'POST', headers, body: JSON.stringify(body) });
-    const json = await response.json();
-    if (!response.ok) throw new Error(`${pathname}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
+  const api = async (method: string, route: string, body?: unknown) => {
+    const response = await fetch(base + route, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+    return response.headers.get('content-type')?.includes('json') ? response.json() : response.text();
   };
-  const space = await post('/v1/spaces', { workspace: 'bench', name: 'Bench' });
-  const query = (sql: string, params: unknown[] = [], write = false) => post(`/v1/spaces/${space.id}/db/query`, { sql, params, write });
+  const space = await api('POST', '/v1/spaces', { workspace: 'bench', name: 'Data' });
+  const query = `/v1/spaces/${space.id}/db/query`;
+  await api('POST', query, { sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, body TEXT, n INTEGER)', write: true });
+  await api('POST', query, {
+    sql: `INSERT INTO items (body, n) SELECT hex(randomblob(50)), x FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${ROWS}) SELECT x FROM c)`,
+    write: true,
+  });
+  await api('PATCH', `/v1/spaces/${space.id}`, { guestWrites: true });
+  await api('PUT', `/v1/spaces/${space.id}/db/guest-writes`, { statements: Object.entries(GUEST_WRITES).map(([name, sql]) => ({ name, sql })) });
 
-  const rows = context.quick ? 1_000 : 10_000;
-  const writes = context.quick ? 1_000 : 10_000;
-  // ~10 MB: rows of ~1 KB, in batches through the API.
-  const rowBytes = Math.round((10 * 1024 * 1024) / rows);
-  await query(`CREATE TABLE items (id INTEGER PRIMARY KEY, body TEXT, n INTEGER)`, [], true);
-  for (let start = 0; start < rows; start += 1000) {
-    await query(`INSERT INTO items (body, n) SELECT hex(randomblob(${rowBytes / 2})), x FROM (WITH RECURSIVE c(x) AS (SELECT ${start + 1} UNION ALL SELECT x + 1 FROM c WHERE x < ${Math.min(rows, start + 1000)}) SELECT x FROM c)`, [], true);
+  // The baseline's database: the same rows, by the export.
+  const file = path.join(workDir, 'db-baseline.sqlite');
+  for (const suffix of ['', '-wal', '-shm']) await rm(file + suffix, { force: true });
+  const copy = new DatabaseSync(file);
+  copy.exec(`BEGIN; ${await api('GET', `/v1/spaces/${space.id}/db/export`)}; COMMIT;`);
+  copy.close();
+  const baselineServer = await startServerProcess('baseline-db', 'bench/baseline-db.ts', onStop, { DATABASE_URL: database.url, SQLITE_FILE: file, GUEST_WRITES: JSON.stringify(GUEST_WRITES) });
+  const atrium: Target = { name: 'Atrium', base, pid };
+  const baseline: Target = { name: 'baseline', base: baselineServer.base, pid: baselineServer.pid };
+
+  // Each request asks for another row, as visitors do.
+  let counter = 0;
+  const member = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const vary = (body: (i: number) => object, headers: (i: number) => Record<string, string> = () => member): Load => ({
+    path: query,
+    method: 'POST',
+    status: 200,
+    requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, headers: headers(++counter), body: JSON.stringify(body(counter)) }) }],
+  });
+  const loads = [
+    { what: 'point read by primary key', connections: CONNECTIONS, load: vary((i) => ({ sql: 'SELECT * FROM items WHERE id = ?', params: [(i % ROWS) + 1] })) },
+    { what: 'range read of 100 rows', connections: CONNECTIONS, load: vary((i) => ({ sql: 'SELECT * FROM items WHERE id >= ? ORDER BY id LIMIT 100', params: [(i % (ROWS - 100)) + 1] })) },
+    { what: 'one-row insert (member)', connections: CONNECTIONS, load: vary((i) => ({ sql: INSERT, params: ['x', i], write: true })) },
+    // A guest's writes are capped at a few running at once per query process (docs/decisions.md): measured one at a time.
+    {
+      what: 'guest write (named insert)',
+      connections: [1],
+      load: vary((i) => ({ sql: 'add', params: ['guest', i], write: true, guest: { name: 'Bench' } }), (i) => ({ 'content-type': 'application/json', 'x-forwarded-for': `198.18.${(i >> 8) & 255}.${i & 255}` })),
+    },
+  ];
+
+  // A baseline that answers something else would measure something else.
+  for (const body of [{ sql: 'SELECT * FROM items WHERE id = ?', params: [42] }, { sql: 'SELECT * FROM items WHERE id >= ? ORDER BY id LIMIT 100', params: [7] }]) {
+    const [mine, theirs] = await Promise.all([atrium, baseline].map(async (t) => (await fetch(t.base + query, { method: 'POST', headers: member, body: JSON.stringify(body) })).json()));
+    if (!isDeepStrictEqual(mine, theirs)) throw new Error(`The baseline answers ${body.sql} differently:\n  Atrium:   ${JSON.stringify(mine).slice(0, 300)}\n  baseline: ${JSON.stringify(theirs).slice(0, 300)}`);
   }
-  const size = (await (await fetch(`${base}/v1/spaces/${space.id}/db`, { headers })).json()).databaseSize as number;
 
-  // The same data, on a direct connection: a copy made by the dump.
-  const exported = await (await fetch(`${base}/v1/spaces/${space.id}/db/export`, { headers })).text();
-  const directFile = path.join(workDir, 'db-direct.sqlite');
-  for (const suffix of ['', '-wal', '-shm']) rmSync(directFile + suffix, { force: true });
-  const direct = new DatabaseSync(directFile);
-  direct.exec('PRAGMA journal_mode=WAL');
-  direct.exec(`BEGIN; ${exported}; COMMIT;`);
-  const point = direct.prepare('SELECT id, n FROM items WHERE id = ?');
-  const insert = direct.prepare('INSERT INTO items (body, n) VALUES (?, ?)');
-
-  const n = context.quick ? 50 : 300;
-  const apiRead = await timed(n, (i) => query('SELECT id, n FROM items WHERE id = ?', [(i % rows) + 1]));
-  const directRead = await timed(n, (i) => point.get((i % rows) + 1));
-  const apiWrite = await timed(n, (i) => query('INSERT INTO items (body, n) VALUES (?, ?)', ['x', i], true));
-  const directWrite = await timed(n, (i) => insert.run('x', i));
-  direct.close();
-
-  // History: `writes` small writes, then restore to before them.
-  const before = Date.now();
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  const writeStarted = performance.now();
-  for (let i = 0; i < writes; i++) await query('UPDATE items SET n = n + 1 WHERE id = ?', [(i * 7919) % rows + 1], true);
-  const perWrite = (performance.now() - writeStarted) / writes;
-  const restoreStarted = performance.now();
-  await post(`/v1/spaces/${space.id}/db/restore`, { at: before });
-  const restoreMs = performance.now() - restoreStarted;
-  const undoStarted = performance.now();
-  const latest = await post(`/v1/spaces/${space.id}/db/restore`, { at: Date.now() });
-  const undoMs = performance.now() - undoStarted;
-  void latest;
-
-  const ms = (x: number) => `${x.toFixed(3)} ms`;
-  console.log(`db: ${rows.toLocaleString('en')} rows, ${(size / 1024 / 1024).toFixed(1)} MB`);
-  console.log(`  point query   API ${ms(apiRead)}  direct ${ms(directRead)}  ratio ${(apiRead / directRead).toFixed(0)}x`);
-  console.log(`  one-row insert API ${ms(apiWrite)}  direct ${ms(directWrite)}  ratio ${(apiWrite / directWrite).toFixed(0)}x`);
-  console.log(`  ${writes.toLocaleString('en')} writes of history: ${ms(perWrite)} each`);
-  console.log(`  restore to before them: ${restoreMs.toFixed(0)} ms; restore to now (replaying them): ${undoMs.toFixed(0)} ms`);
+  const rows = [];
+  for (const { what, connections, load } of loads) {
+    for (const c of connections) rows.push({ what, ...(await compare(atrium, baseline, { atrium: load, baseline: load }, c, seconds, what)) });
+  }
+  console.log(`\n${comparisonTable(rows)}\n`);
+  const report = { benchmark: 'db', date: new Date().toISOString(), quick, seconds, rows: ROWS, machine: { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model, node: process.version }, database: database.kind, results: rows };
+  const out = path.join(workDir, 'results-db.json');
+  await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`Atrium / baseline = Atrium req/s over the baseline's (targets: point reads at least 0.5x, one-row writes 0.25x). Written to ${path.relative(root, out)}.`);
 }
