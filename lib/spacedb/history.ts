@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { config } from '../config.ts';
-import { db, Prisma } from '../db/client.ts';
+import { db, Prisma, query } from '../db/client.ts';
 import { blobStore } from '../storage/index.ts';
 import { JobRefused } from './pool.ts';
 import type { Delta } from './worker.ts';
@@ -254,19 +254,50 @@ export function removeScratch(file: string): void {
   removeFiles(file);
 }
 
-// One job per space at a time in this process: the cache file is rewritten
-// between jobs, never under an open connection.
-const queues = new Map<string, Promise<unknown>>();
+// Per space in this process, the cache file is shared by reads and had alone
+// by a write or by bringing the file up to the head: it is rewritten only
+// then, never under an open connection. Reads wait for a write under way or
+// queued before them; a write waits for the reads under way.
+type Gate = { exclusive: Promise<void>; readers: Set<Promise<unknown>> };
+const gates = new Map<string, Gate>();
 
-export function serialized<T>(spaceId: string, job: () => Promise<T>): Promise<T> {
-  const previous = queues.get(spaceId) ?? Promise.resolve();
-  const next = previous.then(job, job);
-  const tail = next.catch(() => {});
-  queues.set(spaceId, tail);
-  void tail.then(() => {
-    if (queues.get(spaceId) === tail) queues.delete(spaceId);
+function gateOf(spaceId: string): Gate {
+  let gate = gates.get(spaceId);
+  if (!gate) gates.set(spaceId, (gate = { exclusive: Promise.resolve(), readers: new Set() }));
+  return gate;
+}
+
+function settle(spaceId: string, gate: Gate, tail: Promise<void>) {
+  if (gate.exclusive === tail && gate.readers.size === 0) gates.delete(spaceId);
+}
+
+async function shared<T>(spaceId: string, job: () => Promise<T>): Promise<T> {
+  const gate = gateOf(spaceId);
+  const tail = gate.exclusive;
+  await tail;
+  const running = job();
+  gate.readers.add(running);
+  try {
+    return await running;
+  } finally {
+    gate.readers.delete(running);
+    settle(spaceId, gate, tail);
+  }
+}
+
+export function exclusive<T>(spaceId: string, job: () => Promise<T>): Promise<T> {
+  const gate = gateOf(spaceId);
+  const result = gate.exclusive.then(async () => {
+    await Promise.allSettled([...gate.readers]);
+    return job();
   });
-  return next;
+  const tail = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  gate.exclusive = tail;
+  void tail.then(() => settle(spaceId, gate, tail));
+  return result;
 }
 
 /**
@@ -285,7 +316,7 @@ export async function withWriteLock<T, R extends { release(): void }>(
   reserve: () => Promise<R>,
   job: (tx: Tx, head: Head, file: string, reserved: R) => Promise<T>,
 ): Promise<T> {
-  return serialized(spaceId, async () => {
+  return exclusive(spaceId, async () => {
     const reserved = await reserve();
     try {
       return await db.$transaction(
@@ -308,11 +339,22 @@ export async function withWriteLock<T, R extends { release(): void }>(
   });
 }
 
-/** Runs a read `job` with the cache file at the current head. */
+/**
+ * Runs a read `job` on the cache file at the current head or a later one
+ * (this node's own writes since), beside the space's other reads.
+ */
 export async function withReadCache<T>(spaceId: string, job: (file: string) => Promise<T>): Promise<T> {
-  return serialized(spaceId, async () => {
-    const head = await headOf(db, spaceId);
-    const file = await syncCache(db, spaceId, head.headSeq);
-    return job(file);
-  });
+  const [row] = await query<{ headSeq: number }>(HEAD_SEQ, [spaceId]);
+  const head = row?.headSeq ?? 0;
+  const current = () => (cachedSeq.get(spaceId) ?? -1) >= head;
+  for (;;) {
+    const answer = await shared(spaceId, async () => (current() ? { value: await job(cacheFile(spaceId)) } : null));
+    if (answer) return answer.value;
+    await exclusive(spaceId, async () => {
+      if (!current()) await syncCache(db, spaceId, head);
+    });
+  }
 }
+
+// Every read asks it: plain SQL, prepared once per connection.
+const HEAD_SEQ = 'SELECT "headSeq" FROM "SpaceDatabase" WHERE "spaceId" = $1';

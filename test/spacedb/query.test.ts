@@ -29,6 +29,22 @@ describe('statements', () => {
 });
 
 describe('queries', () => {
+  it('runs reads of one space side by side: a long read does not hold up a short one', async () => {
+    const { token, db } = await setup('dbq-side');
+    await sql(db, token, 'CREATE TABLE t (n INTEGER)');
+    await sql(db, token, 'INSERT INTO t VALUES (1)');
+    const finished: string[] = [];
+    const long = sql(db, token, 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c', [], false).then(() => finished.push('long'));
+    // The long one is running in a query process before the short one is asked.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Another caller (a visitor of the public space): one person's jobs never take every process.
+    const short = await db.query({}, { sql: 'SELECT n FROM t' });
+    finished.push('short');
+    expect(short.json.rows).toEqual([[1]]);
+    await long;
+    expect(finished).toEqual(['short', 'long']);
+  });
+
   it('creates, writes and reads with bound parameters, and counts rows', async () => {
     const { token, db } = await setup('dbq-basic');
     expect((await db.exists({ token })).json).toEqual({ hasTables: false });
