@@ -91,7 +91,7 @@ export const diff = z
     removed: z.array(z.string()),
     unchanged: z.number().int(),
   })
-  .meta({ id: 'Diff', description: 'Paths added, changed and removed against the previous version, and how many stayed the same.' });
+  .meta({ id: 'Diff', description: 'Paths added, changed and removed against the version before (or the base of a comparison), and how many stayed the same.' });
 
 export const version = z
   .object({
@@ -462,6 +462,20 @@ export const spacesApi = {
         .refine((n) => n === 'latest' || n <= INT_MAX, 'must be a version number or "latest"'),
     }),
     response: z.object({ version, files: z.array(fileRecord), diff }).meta({ id: 'VersionDetail' }),
+    errors: [400, 401, 404],
+  }),
+  compare: endpoint({
+    method: 'GET',
+    path: '/v1/spaces/{id}/compare',
+    tag: publishing,
+    summary: 'What changed between any two versions: the paths added, changed and removed going from `base` to `head`',
+    auth: 'optional',
+    params: idParams,
+    query: z.object({
+      base: wholeNumber(1, INT_MAX, 'must be a version number').optional().meta({ description: 'The version compared from; the one before `head` when absent.' }),
+      head: wholeNumber(1, INT_MAX, 'must be a version number').optional().meta({ description: 'The version compared to; the latest when absent.' }),
+    }),
+    response: z.object({ base: version, head: version, diff }).meta({ id: 'VersionComparison' }),
     errors: [400, 401, 404],
   }),
   file: endpoint({

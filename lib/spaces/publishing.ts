@@ -315,6 +315,20 @@ export async function versionDetail(caller: Caller, id: string, n: number | 'lat
   return { version: versionOut(row), files: entries.map(fileOut), diff };
 }
 
+/**
+ * What changed from version `base` to version `head`, any two in either order
+ * (by default the latest and the one before it): a comparison of their contents.
+ */
+export async function compareVersions(caller: Caller, id: string, asked: { base?: number; head?: number }) {
+  const { space } = await spaceWith(caller, id, 'view');
+  const head = asked.head ?? space.latestVersion;
+  const base = asked.base ?? Math.max(1, head - 1);
+  const [from, to] = await Promise.all([resolveVersion(space.id, space.latestVersion, base), resolveVersion(space.id, space.latestVersion, head)]);
+  const rows = await db.version.findMany({ where: { spaceId: space.id, number: { in: [base, head] } }, select: versionSelect });
+  const versionOf = (n: number) => versionOut(rows.find((row) => row.number === n)!);
+  return { base: versionOf(base), head: versionOf(head), diff: await diffManifests(from.refs, to.refs) };
+}
+
 function fileOut(entry: Entry) {
   return { path: entry.path, sha256: entry.sha256, size: entry.size, contentType: contentTypeOf(entry.path, entry.contentType) };
 }

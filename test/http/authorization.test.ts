@@ -126,6 +126,7 @@ const rules: Record<string, Rule> = {
   'spacesApi.setAlias': push,
   'spacesApi.deleteAlias': push,
   'spacesApi.version': view,
+  'spacesApi.compare': view,
   'spacesApi.file': view,
   'spacesApi.history': view,
   'spacesApi.download': view,

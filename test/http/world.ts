@@ -421,6 +421,7 @@ export const examples: Record<string, ExampleEntry> = {
     },
   },
   'spacesApi.version': inSpace(() => ({ params: { n: '1' } })),
+  'spacesApi.compare': inSpace(() => ({ query: { base: '1', head: '1' } })),
   'spacesApi.file': inSpace(() => ({ params: file, query: { v: '1' } })),
   'spacesApi.history': inSpace(() => ({ params: file })),
   'spacesApi.download': inSpace(() => ({ params: file, query: { v: '1' } })),

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
+import { GET as compareRoute } from '@/app/v1/spaces/[id]/compare/route.ts';
 import { GET as downloadLinkRoute } from '@/app/v1/spaces/[id]/download-link/[...path]/route.ts';
 import { GET as downloadRoute } from '@/app/v1/spaces/[id]/download/[...path]/route.ts';
 import { GET as fileRoute } from '@/app/v1/spaces/[id]/files/[...path]/route.ts';
@@ -397,6 +398,37 @@ describe('reading versions and files', () => {
     const index = await call(historyRoute, 'GET', '', { token, params: { id: space.id, path: ['index.html'] } });
     expect(index.json.entries.map((e: { change: string }) => e.change)).toEqual(['removed', 'changed', 'added']);
     expect((await call(historyRoute, 'GET', '', { token, params: { id: space.id, path: ['never.txt'] } })).status).toBe(404);
+  });
+
+  it('compares any two versions by content, either way (the latest and the one before by default), and hides a members-only space from outsiders (404)', async () => {
+    const { token } = await signIn('compare-a');
+    const space = await makeSpace(token, 'compare-a', { visibility: 'members' });
+    const first = { 'index.html': '<p>v1</p>', 'notes.md': '# Notes', 'gone.txt': 'bye' };
+    await push(token, space.id, first, 'one');
+    await push(token, space.id, { 'index.html': '<p>v2</p>', 'notes.md': '# Notes', 'logo.png': new Uint8Array([137, 80, 78, 71]) }, 'two');
+    // Version 3 restores version 1's files: compared with version 1 nothing changed.
+    await push(token, space.id, first, 'three');
+    const compare = (base: string, head: string, as = token) =>
+      call(compareRoute, 'GET', `/v1/spaces/${space.id}/compare?base=${base}&head=${head}`, { token: as, params: { id: space.id } });
+    const forward = await compare('1', '2');
+    expect(forward.status).toBe(200);
+    expect([forward.json.base.number, forward.json.head.number, forward.json.head.message]).toEqual([1, 2, 'two']);
+    expect(forward.json.diff).toEqual({ added: ['logo.png'], changed: ['index.html'], removed: ['gone.txt'], unchanged: 1 });
+    expect((await compare('2', '1')).json.diff).toEqual({ added: ['gone.txt'], changed: ['index.html'], removed: ['logo.png'], unchanged: 1 });
+    expect((await compare('1', '3')).json.diff).toEqual({ added: [], changed: [], removed: [], unchanged: 3 });
+    expect((await compare('1', '4')).json.error).toEqual({ code: 'not_found', message: 'No version 4 in this space.' });
+    expect((await compare('0', '1')).status).toBe(400);
+    // Without head, the latest; without base, the version before head.
+    const latest = await call(compareRoute, 'GET', `/v1/spaces/${space.id}/compare?base=1`, { token, params: { id: space.id } });
+    expect([latest.json.base.number, latest.json.head.number]).toEqual([1, 3]);
+    const before = await call(compareRoute, 'GET', `/v1/spaces/${space.id}/compare?head=2`, { token, params: { id: space.id } });
+    expect([before.json.base.number, before.json.head.number]).toEqual([1, 2]);
+    const defaults = await call(compareRoute, 'GET', `/v1/spaces/${space.id}/compare`, { token, params: { id: space.id } });
+    expect([defaults.json.base.number, defaults.json.head.number, defaults.json.diff.changed]).toEqual([2, 3, ['index.html']]);
+    // A members-only space is not there for someone outside its workspace, nor for someone signed out.
+    const outsider = await signIn('compare-b');
+    expect((await compare('1', '2', outsider.token)).status).toBe(404);
+    expect((await compare('1', '2', '')).status).toBe(404);
   });
 
   it('downloads a file as an attachment that cannot run', async () => {
