@@ -25,8 +25,9 @@ test('a person creates a space, browses what was pushed, reads its history and c
   await expect(readme.locator('strong')).toHaveText('aboard');
   await expect(readme).toContainText('again');
 
-  await files.getByRole('link', { name: 'src/' }).click();
-  await page.getByRole('navigation', { name: 'Files' }).getByRole('link', { name: 'app.js' }).click();
+  // Folders open in place in the tree.
+  await files.locator('summary', { hasText: 'src/' }).click();
+  await files.getByRole('link', { name: 'app.js' }).click();
   await expect(page.getByRole('region', { name: 'File src/app.js' }).locator('.hljs-keyword')).toHaveText('const');
 
   // Version 1, through the version picker.

@@ -1,8 +1,9 @@
 import Markdown, { defaultUrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { CodeLines } from '@/components/spaces/code-lines.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
 import { formatBytes } from '@/lib/web/format.ts';
-import { fileView, spaceAsset, spaceLink, typeLabel, type LinkContext } from '@/lib/web/file-view.ts';
+import { fileView, htmlLines, spaceAsset, spaceLink, typeLabel, type LinkContext } from '@/lib/web/file-view.ts';
 
 type Props = {
   path: string;
@@ -18,6 +19,8 @@ type Props = {
   historyUrl?: string;
   /** The file's comments page, where text is selected to start a thread. */
   commentsUrl?: string;
+  /** Number the lines of text files, linkably (not on the Comments tab, where a selection is quoted: the numbers would be in it). */
+  lineLinks?: boolean;
 };
 
 /** One file of a version: markdown rendered, code highlighted, images shown, other files offered for download. */
@@ -62,6 +65,8 @@ export function FileViewer(props: Props) {
         ) : view.kind === 'image' && props.rawUrl ? (
           // eslint-disable-next-line @next/next/no-img-element -- a published file, served by Atrium itself
           <img src={props.rawUrl} alt={props.path} className="h-auto max-w-full" />
+        ) : view.kind === 'code' && props.lineLinks ? (
+          <CodeLines lines={htmlLines(view.html)} label={`Lines of ${props.path}`} />
         ) : view.kind === 'code' ? (
           // Focusable, so keyboards can scroll a long line sideways.
           <pre tabIndex={0} className="hljs max-w-full overflow-x-auto text-sm leading-relaxed focus-visible:outline-2 focus-visible:outline-brand">

@@ -42,19 +42,98 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** The entries directly inside `dir` ("" for the root): folders first, then files. */
-export function listFolder<T extends { path: string }>(files: T[], dir: string): { folders: string[]; files: T[] } {
-  const prefix = dir ? `${dir}/` : '';
-  const folders = new Set<string>();
-  const here: T[] = [];
-  for (const file of files) {
-    if (!file.path.startsWith(prefix)) continue;
-    const rest = file.path.slice(prefix.length);
-    const slash = rest.indexOf('/');
-    if (slash < 0) here.push(file);
-    else folders.add(rest.slice(0, slash));
+/**
+ * Highlighted HTML cut into lines, each one whole: a span that a line break
+ * crosses (a block comment, a template string) is closed at the end of the
+ * line and opened again on the next. highlight.js writes only spans and
+ * escaped text, so the tags are the only `<` there. A last empty line (the
+ * file's final line break) is not a line of its own.
+ */
+export function htmlLines(html: string): string[] {
+  const lines: string[] = [];
+  const open: string[] = [];
+  let line = '';
+  for (const part of html.split(/(<span[^>]*>|<\/span>)/)) {
+    if (part.startsWith('<span')) {
+      open.push(part);
+      line += part;
+    } else if (part === '</span>') {
+      open.pop();
+      line += part;
+    } else {
+      const [first, ...rest] = part.split('\n');
+      line += first;
+      for (const next of rest) {
+        lines.push(line + '</span>'.repeat(open.length));
+        line = open.join('') + next;
+      }
+    }
   }
-  return { folders: [...folders].sort(), files: here };
+  if (lines.length === 0 || line.replace(/<[^>]*>/g, '') !== '') lines.push(line);
+  return lines;
+}
+
+/** `#L10` or `#L10-L20` as a range of line numbers (first, last), or null. */
+export function lineRange(hash: string): [number, number] | null {
+  const match = /^#L([1-9]\d{0,8})(?:-L([1-9]\d{0,8}))?$/.exec(hash);
+  if (!match) return null;
+  const a = Number(match[1]);
+  const b = match[2] ? Number(match[2]) : a;
+  return [Math.min(a, b), Math.max(a, b)];
+}
+
+export const lineHash = ([first, last]: [number, number]) => (first === last ? `#L${first}` : `#L${first}-L${last}`);
+
+export type TreeFile = { path: string; name: string; size: number };
+export type TreeFolder = { path: string; name: string; size: number; files: TreeFile[]; folders: TreeFolder[] };
+
+/** A version's files as nested folders, each with its total size; folders and files sorted by name. */
+export function fileTree(files: { path: string; size: number }[]): TreeFolder {
+  const root: TreeFolder = { path: '', name: '', size: 0, files: [], folders: [] };
+  const folders = new Map<string, TreeFolder>([['', root]]);
+  const folderOf = (path: string): TreeFolder => {
+    let folder = folders.get(path);
+    if (!folder) {
+      const slash = path.lastIndexOf('/');
+      folder = { path, name: path.slice(slash + 1), size: 0, files: [], folders: [] };
+      folderOf(slash < 0 ? '' : path.slice(0, slash)).folders.push(folder);
+      folders.set(path, folder);
+    }
+    return folder;
+  };
+  for (const file of files) {
+    const slash = file.path.lastIndexOf('/');
+    const dir = slash < 0 ? '' : file.path.slice(0, slash);
+    folderOf(dir).files.push({ path: file.path, name: file.path.slice(slash + 1), size: file.size });
+    for (let at = dir; ; at = at.slice(0, Math.max(0, at.lastIndexOf('/')))) {
+      folders.get(at)!.size += file.size;
+      if (!at) break;
+    }
+  }
+  for (const folder of folders.values()) {
+    folder.folders.sort((a, b) => (a.name < b.name ? -1 : 1));
+    folder.files.sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+  return root;
+}
+
+const README_NAMES = ['README.md', 'readme.md', 'README'];
+
+/** The README shown under a folder's list, as on GitHub: README.md first, then readme.md, README and other spellings. */
+export function readmeOf<T extends { path: string }>(files: T[]): T | null {
+  const name = (file: T) => file.path.slice(file.path.lastIndexOf('/') + 1);
+  const rank = (file: T) => {
+    const known = README_NAMES.indexOf(name(file));
+    return known < 0 ? README_NAMES.length : known;
+  };
+  return files.filter((file) => /^readme(\.(md|markdown|txt))?$/i.test(name(file))).sort((a, b) => rank(a) - rank(b))[0] ?? null;
+}
+
+/** The folder at `path` ("" for the root) in a tree, or null. */
+export function folderAt(root: TreeFolder, path: string): TreeFolder | null {
+  let folder: TreeFolder | undefined = root;
+  for (const name of path ? path.split('/') : []) folder = folder?.folders.find((f) => f.name === name);
+  return folder ?? null;
 }
 
 /**

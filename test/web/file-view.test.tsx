@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { FileViewer } from '@/components/spaces/file-viewer.tsx';
-import { fileView, listFolder, typeLabel } from '@/lib/web/file-view.ts';
+import { fileTree, fileView, folderAt, htmlLines, lineHash, lineRange, readmeOf, typeLabel } from '@/lib/web/file-view.ts';
 
 const render = (path: string, content: string, contentType = 'text/plain') =>
   renderToStaticMarkup(
@@ -36,11 +36,66 @@ describe('showing published files, which are untrusted', () => {
   });
 });
 
-describe('listFolder', () => {
-  it('lists the folders and files directly inside a folder', () => {
-    const files = ['index.html', 'css/site.css', 'css/print/a.css', 'img/logo.png'].map((path) => ({ path }));
-    expect(listFolder(files, '')).toEqual({ folders: ['css', 'img'], files: [{ path: 'index.html' }] });
-    expect(listFolder(files, 'css')).toEqual({ folders: ['print'], files: [{ path: 'css/site.css' }] });
+describe('the file tree', () => {
+  const files = [
+    { path: 'index.html', size: 10 },
+    { path: 'css/site.css', size: 100 },
+    { path: 'css/print/a.css', size: 1000 },
+    { path: 'img/logo.png', size: 5 },
+  ];
+
+  it('nests folders, sorted by name, each with the size of everything in it', () => {
+    const root = fileTree(files);
+    expect(root.size).toBe(1115);
+    expect(root.folders.map((f) => [f.path, f.size])).toEqual([
+      ['css', 1100],
+      ['img', 5],
+    ]);
+    expect(root.files).toEqual([{ path: 'index.html', name: 'index.html', size: 10 }]);
+    const css = folderAt(root, 'css')!;
+    expect(css.files.map((f) => f.name)).toEqual(['site.css']);
+    expect(folderAt(root, 'css/print')).toMatchObject({ name: 'print', size: 1000, files: [{ path: 'css/print/a.css' }] });
+    expect(folderAt(root, 'nope')).toBeNull();
+    expect(folderAt(root, '')).toBe(root);
+  });
+
+  it("finds a folder's README as GitHub does: README.md, then readme.md, then README", () => {
+    const named = (...names: string[]) => names.map((path) => ({ path: `docs/${path}` }));
+    expect(readmeOf(named('a.txt', 'README', 'readme.md', 'README.md'))?.path).toBe('docs/README.md');
+    expect(readmeOf(named('README', 'readme.md'))?.path).toBe('docs/readme.md');
+    expect(readmeOf(named('Readme.markdown', 'README'))?.path).toBe('docs/README');
+    expect(readmeOf(named('Readme.markdown'))?.path).toBe('docs/Readme.markdown');
+    expect(readmeOf(named('index.html', 'readme.html'))).toBeNull();
+  });
+});
+
+describe('numbered lines', () => {
+  it('cuts highlighted code into whole lines, reopening a span a line break crosses', () => {
+    const view = fileView('a.js', 'text/javascript', true, '/* one\ntwo */\nconst a = 1;\n');
+    if (view.kind !== 'code') throw new Error('not code');
+    const lines = htmlLines(view.html);
+    expect(lines).toEqual(['<span class="hljs-comment">/* one</span>', '<span class="hljs-comment">two */</span>', expect.stringContaining('<span class="hljs-keyword">const</span> a')]);
+    expect(htmlLines('')).toEqual(['']);
+    expect(htmlLines('a\n\nb')).toEqual(['a', '', 'b']);
+  });
+
+  it('reads and writes #L10 and #L10-L20, in either order', () => {
+    expect(lineRange('#L10')).toEqual([10, 10]);
+    expect(lineRange('#L20-L10')).toEqual([10, 20]);
+    expect(lineRange('#L0')).toBeNull();
+    expect(lineRange('#intro')).toBeNull();
+    expect(lineHash([10, 10])).toBe('#L10');
+    expect(lineHash([10, 20])).toBe('#L10-L20');
+  });
+
+  it('numbers the lines on the Files tab only, each an anchor to link to', () => {
+    const numbered = renderToStaticMarkup(
+      <FileViewer path="a.txt" contentType="text/plain" size={5} text truncated={false} content={'x\n<y>\n'} rawUrl={null} downloadUrl="/dl" lineLinks />,
+    );
+    expect(numbered).toContain('id="L2" href="#L2"');
+    expect(numbered).toContain('&lt;y&gt;');
+    expect(numbered).not.toContain('id="L3"');
+    expect(render('a.txt', 'x\ny')).not.toContain('id="L1"');
   });
 });
 

@@ -1,12 +1,13 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { FileViewer } from '@/components/spaces/file-viewer.tsx';
+import { FileTree } from '@/components/spaces/file-tree.tsx';
 import { VersionPicker } from '@/components/spaces/version-picker.tsx';
 import { EmptyState } from '@/components/ui/card.tsx';
 import { ApiError } from '@/lib/http/errors.ts';
 import { listVersions, readFile, versionDetail } from '@/lib/spaces/publishing.ts';
-import { formatTime } from '@/lib/web/format.ts';
-import { listFolder } from '@/lib/web/file-view.ts';
+import { formatBytes, formatTime } from '@/lib/web/format.ts';
+import { fileTree, folderAt, readmeOf, type TreeFolder } from '@/lib/web/file-view.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { encodePath, one, spaceHref, spacePage, versionNumber, type SearchParams } from '@/lib/web/space-page.ts';
 
@@ -14,6 +15,8 @@ export const metadata: Metadata = { title: 'Space' };
 export const dynamic = 'force-dynamic';
 
 const LEGACY_TABS = ['history', 'uploads', 'visitors', 'settings'];
+/** Versions with more files show only the folders on the way to the one shown in the tree, so the page stays small. */
+const WHOLE_TREE_FILES = 1_000;
 
 export default async function FilesPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> }) {
   const { id } = await params;
@@ -36,16 +39,36 @@ export default async function FilesPage({ params, searchParams }: { params: Prom
   const [detail, versions] = await Promise.all([orNotFound(versionDetail(caller, space.id, v)), listVersions(caller, space.id)]);
   const path = one(search.path);
   const dir = one(search.dir) ?? (path?.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
-  const folder = listFolder(detail.files, dir);
+  const tree = fileTree(detail.files);
+  const folder = path ? null : folderAt(tree, dir);
+  // Under a folder's list, its README, as on GitHub.
+  const shownPath = path ?? (folder && readmeOf(folder.files)?.path);
   // A file the chosen version lacks is said so beside the tree, not a missing page.
-  const file = path
-    ? await readFile(caller, space.id, path.split('/'), v).catch((error) => {
+  const file = shownPath
+    ? await readFile(caller, space.id, shownPath.split('/'), v).catch((error) => {
         if (error instanceof ApiError && error.code === 'not_found') return null;
         throw error;
       })
     : null;
-  const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
   const here = (n: number) => spaceHref(space.id, '', { v: n === space.latestVersion ? undefined : n, ...(path ? { path } : { dir }) });
+  const fileHref = (p: string) => spaceHref(space.id, '', { v, path: p });
+  const folderHref = (d: string) => spaceHref(space.id, '', { v, dir: d });
+  const viewer = file ? (
+    <FileViewer
+      path={file.file.path}
+      contentType={file.file.contentType}
+      size={file.file.size}
+      text={file.file.text}
+      truncated={file.file.truncated}
+      content={file.content}
+      rawUrl={file.rawUrl}
+      downloadUrl={`/v1/spaces/${space.id}/download/${encodePath(file.file.path)}?v=${file.versionNumber}`}
+      links={{ spaceId: space.id, version: file.versionNumber, siteUrl: space.url, latest: space.latestVersion }}
+      historyUrl={spaceHref(space.id, 'history', { file: file.file.path })}
+      commentsUrl={spaceHref(space.id, 'comments', { path: file.file.path })}
+      lineLinks
+    />
+  ) : null;
 
   return (
     <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
@@ -56,56 +79,60 @@ export default async function FilesPage({ params, searchParams }: { params: Prom
           hrefFor={Object.fromEntries(versions.map((version) => [version.number, here(version.number)]))}
         />
         <nav aria-label="Files" className="rounded-lg border border-slate-200 bg-white p-3 text-sm dark:border-slate-700 dark:bg-slate-900">
-          <p className="mb-2 font-mono text-slate-500 [overflow-wrap:anywhere]">/{dir}</p>
-          <ul className="space-y-1">
-            {dir ? (
-              <li>
-                <a href={spaceHref(space.id, '', { v, dir: parent })} className="text-brand dark:text-indigo-300">
-                  ../
-                </a>
-              </li>
-            ) : null}
-            {folder.folders.map((name) => (
-              <li key={name}>
-                <a href={spaceHref(space.id, '', { v, dir: dir ? `${dir}/${name}` : name })} className="text-brand [overflow-wrap:anywhere] dark:text-indigo-300">
-                  {name}/
-                </a>
-              </li>
-            ))}
-            {folder.files.map((f) => (
-              <li key={f.path}>
-                <a
-                  href={spaceHref(space.id, '', { v, path: f.path })}
-                  aria-current={f.path === path ? 'page' : undefined}
-                  className={`[overflow-wrap:anywhere] ${f.path === path ? 'font-semibold' : 'text-brand dark:text-indigo-300'}`}
-                >
-                  {f.path.slice(f.path.lastIndexOf('/') + 1)}
-                </a>
-              </li>
-            ))}
-          </ul>
-          <p className="mt-3 text-xs text-slate-500">
-            {detail.version.fileCount.toLocaleString('en')} files in version {detail.version.number}
+          <FileTree folder={tree} shown={path ?? dir} whole={detail.files.length <= WHOLE_TREE_FILES} fileHref={fileHref} folderHref={folderHref} />
+          <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
+            {detail.version.fileCount.toLocaleString('en')} files, {formatBytes(detail.version.bytes)} in version {detail.version.number}
           </p>
         </nav>
       </div>
-      {file ? (
-        <FileViewer
-          path={file.file.path}
-          contentType={file.file.contentType}
-          size={file.file.size}
-          text={file.file.text}
-          truncated={file.file.truncated}
-          content={file.content}
-          rawUrl={file.rawUrl}
-          downloadUrl={`/v1/spaces/${space.id}/download/${encodePath(file.file.path)}?v=${file.versionNumber}`}
-          links={{ spaceId: space.id, version: file.versionNumber, siteUrl: space.url, latest: space.latestVersion }}
-          historyUrl={spaceHref(space.id, 'history', { file: file.file.path })}
-          commentsUrl={spaceHref(space.id, 'comments', { path: file.file.path })}
-        />
+      {folder ? (
+        <div className="min-w-0 space-y-6">
+          <FolderList folder={folder} fileHref={fileHref} folderHref={folderHref} />
+          {viewer}
+        </div>
       ) : (
-        <EmptyState>{path ? `${path} is not in version ${v}.` : 'Choose a file to see it.'}</EmptyState>
+        (viewer ?? <EmptyState>{path ? `${path} is not in version ${v}.` : `The folder ${dir} is not in version ${v}.`}</EmptyState>)
       )}
     </div>
+  );
+}
+
+/** A folder's entries, as GitHub lists them above the README: folders first, each with its size. */
+function FolderList({ folder, fileHref, folderHref }: { folder: TreeFolder; fileHref: (path: string) => string; folderHref: (path: string) => string }) {
+  const parent = folder.path.includes('/') ? folder.path.slice(0, folder.path.lastIndexOf('/')) : '';
+  const link = 'text-brand [overflow-wrap:anywhere] dark:text-indigo-300';
+  return (
+    <section aria-label={`Folder /${folder.path}`} className="min-w-0 rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
+      <h2 className="border-b border-slate-200 px-4 py-2 font-mono text-sm [overflow-wrap:anywhere] dark:border-slate-700">/{folder.path}</h2>
+      <table className="w-full text-sm">
+        <thead className="sr-only">
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Size</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          {folder.path ? (
+            <tr>
+              <td className="px-4 py-1.5" colSpan={2}>
+                <a href={folderHref(parent)} className={link} aria-label="Parent folder">
+                  ..
+                </a>
+              </td>
+            </tr>
+          ) : null}
+          {[...folder.folders.map((f) => ({ ...f, href: folderHref(f.path), label: `${f.name}/` })), ...folder.files.map((f) => ({ ...f, href: fileHref(f.path), label: f.name }))].map((entry) => (
+            <tr key={entry.path}>
+              <td className="px-4 py-1.5">
+                <a href={entry.href} className={link}>
+                  {entry.label}
+                </a>
+              </td>
+              <td className="whitespace-nowrap px-4 py-1.5 text-right text-slate-500 tabular-nums dark:text-slate-400">{formatBytes(entry.size)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }

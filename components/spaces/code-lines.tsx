@@ -1,0 +1,67 @@
+'use client';
+// A text file with numbered lines that can be linked to, as on GitHub: a
+// click on a number selects its line, a shift-click the range from the line
+// selected before, and the address says which (#L10, #L10-L20), so that an
+// address opened later highlights the same lines and scrolls to them.
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { lineHash, lineRange } from '@/lib/web/file-view.ts';
+
+export function CodeLines({ lines, label }: { lines: string[]; label: string }) {
+  const [range, setRange] = useState<[number, number] | null>(null);
+  // Where a shift-click extends from: the line clicked last without shift.
+  const from = useRef<number | null>(null);
+
+  useEffect(() => {
+    const follow = () => {
+      const asked = lineRange(window.location.hash);
+      setRange(asked);
+      from.current = asked?.[0] ?? null;
+      if (asked) document.getElementById(`L${asked[0]}`)?.scrollIntoView({ block: 'center' });
+    };
+    follow();
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
+
+  const select = (event: MouseEvent, line: number) => {
+    event.preventDefault();
+    const picked: [number, number] = event.shiftKey && from.current !== null ? [Math.min(from.current, line), Math.max(from.current, line)] : [line, line];
+    if (!event.shiftKey || from.current === null) from.current = line;
+    setRange(picked);
+    // Replaced, not pushed: picking lines is not a page to go back to.
+    window.history.replaceState(window.history.state, '', lineHash(picked));
+  };
+
+  return (
+    // Focusable, so keyboards can scroll a long line sideways.
+    <div tabIndex={0} role="group" aria-label={label} className="hljs max-w-full overflow-x-auto text-sm leading-relaxed focus-visible:outline-2 focus-visible:outline-brand">
+      <table className="border-collapse font-mono">
+        <tbody>
+          {lines.map((html, index) => {
+            const line = index + 1;
+            const selected = range !== null && line >= range[0] && line <= range[1];
+            return (
+              <tr key={line} data-selected={selected || undefined} className={selected ? 'bg-amber-100 dark:bg-amber-900/40' : undefined}>
+                <td className="w-px select-none whitespace-nowrap pr-3 text-right align-top tabular-nums">
+                  <a
+                    id={`L${line}`}
+                    href={`#L${line}`}
+                    // Out of the tab order: a long file would be thousands of stops; the address takes #L10 typed as well.
+                    tabIndex={-1}
+                    onClick={(event) => select(event, line)}
+                    className="scroll-mt-24 text-slate-500 hover:text-slate-900 hover:underline dark:text-slate-400 dark:hover:text-slate-100"
+                  >
+                    {line}
+                  </a>
+                </td>
+                <td className="whitespace-pre pr-4">
+                  <code dangerouslySetInnerHTML={{ __html: html }} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
