@@ -71,3 +71,28 @@ export function hunks(lines: DiffLine[], context = 3): Hunk[] {
   if (current) result.push({ lines: current });
   return result;
 }
+
+export type SplitRow = { left: DiffLine | null; right: DiffLine | null };
+
+/**
+ * A hunk side by side: kept lines on both sides, and each run of removed
+ * lines beside the run of added lines that follows it (a replacement), the
+ * shorter side padded with blanks.
+ */
+export function splitRows(lines: DiffLine[]): SplitRow[] {
+  const rows: SplitRow[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    if (lines[i].kind === 'same') {
+      rows.push({ left: lines[i], right: lines[i] });
+      i++;
+      continue;
+    }
+    const removed: DiffLine[] = [];
+    const added: DiffLine[] = [];
+    while (i < lines.length && lines[i].kind === 'removed') removed.push(lines[i++]);
+    while (i < lines.length && lines[i].kind === 'added') added.push(lines[i++]);
+    for (let k = 0; k < Math.max(removed.length, added.length); k++) rows.push({ left: removed[k] ?? null, right: added[k] ?? null });
+  }
+  return rows;
+}

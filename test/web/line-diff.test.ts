@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hunks, lineDiff } from '../../lib/web/line-diff.ts';
+import { hunks, lineDiff, splitRows } from '../../lib/web/line-diff.ts';
 
 describe('line diffs for the history page', () => {
   it('marks the lines that were added, removed and kept, with their numbers', () => {
@@ -22,5 +22,11 @@ describe('line diffs for the history page', () => {
     expect(hunks(lineDiff('same\ntext', 'same\ntext')!)).toEqual([]);
     const big = (tag: string) => Array.from({ length: 3000 }, (_, i) => `${tag}${i}`).join('\n');
     expect(lineDiff(big('a'), big('b'))).toBeNull();
+  });
+
+  it('pairs removed lines with the added lines that replace them, side by side', () => {
+    const rows = splitRows(lineDiff('a\nb\nc\nd', 'a\nB\nB2\nd\ne')!);
+    const side = (l: { kind: string; text: string } | null) => (l ? `${l.kind[0]}${l.text}` : '-');
+    expect(rows.map((r) => `${side(r.left)} ${side(r.right)}`)).toEqual(['sa sa', 'rb aB', 'rc aB2', 'sd sd', '- ae']);
   });
 });

@@ -1,25 +1,21 @@
 import type { Metadata } from 'next';
-import { DiffView } from '@/components/spaces/diff-view.tsx';
 import { RestoreButton } from '@/components/spaces/restore-button.tsx';
+import { VersionChanges } from '@/components/spaces/version-changes.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { Time } from '@/components/ui/time.tsx';
 import type { Caller } from '@/lib/access/caller.ts';
-import { ApiError } from '@/lib/http/errors.ts';
 import type { Space } from '@/lib/schemas/spaces.ts';
 import { listAliases } from '@/lib/spaces/aliases.ts';
-import { fileHistory, listVersions, readFile, versionDetail } from '@/lib/spaces/publishing.ts';
+import { fileHistory, listVersions, versionDetail } from '@/lib/spaces/publishing.ts';
 import { formatBytes } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { one, spaceHref, spacePage, versionNumber, type SearchParams } from '@/lib/web/space-page.ts';
 
 export const metadata: Metadata = { title: 'History' };
 export const dynamic = 'force-dynamic';
-
-/** Changed text files shown as line diffs on one page; the rest are listed. */
-const DIFFED_FILES = 10;
 
 const person = (p: { handle: string } | null) => (p ? `@${p.handle}` : 'a deleted user');
 
@@ -39,7 +35,16 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
   return (
     <div className="grid gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
       <div className="min-w-0 space-y-6">
-        <Card title="Versions">
+        <Card
+          title="Versions"
+          actions={
+            versions.length > 1 ? (
+              <ButtonLink href={spaceHref(space.id, 'history/compare', { base: versions[1].number, head: versions[0].number })} variant="secondary" size="sm">
+                Compare versions
+              </ButtonLink>
+            ) : null
+          }
+        >
           <Table headers={['Version', 'When', 'By', 'Message']} label="Versions">
             {versions.map((version) => (
               <tr key={version.number} aria-current={version.number === v ? 'true' : undefined} className={version.number === v ? 'bg-brand-soft dark:bg-indigo-950/50' : undefined}>
@@ -104,18 +109,6 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
 }
 
 async function Changes({ space, caller, v, detail, siteUrl }: { space: Space; caller: Caller; v: number; detail: Awaited<ReturnType<typeof versionDetail>>; siteUrl: string }) {
-  const text = async (path: string, n: number) => {
-    const read = await readFile(caller, space.id, path.split('/'), n).catch((e) => (e instanceof ApiError ? null : Promise.reject(e)));
-    return read && read.file.text && !read.file.truncated ? read.content : null;
-  };
-  const diffs = await Promise.all(
-    detail.diff.changed.slice(0, DIFFED_FILES).map(async (path) => ({ path, before: await text(path, v - 1), after: await text(path, v) })),
-  );
-  const groups: [string, string[], string][] = [
-    ['Added', detail.diff.added, 'text-emerald-700 dark:text-emerald-400'],
-    ['Changed', detail.diff.changed, 'text-amber-700 dark:text-amber-400'],
-    ['Removed', detail.diff.removed, 'text-red-700 dark:text-red-400'],
-  ];
   return (
     <Card title={`Changes in version ${v}`} label="Changes">
       <p className="text-sm text-slate-600 dark:text-slate-300">
@@ -127,47 +120,12 @@ async function Changes({ space, caller, v, detail, siteUrl }: { space: Space; ca
           Open version {v}&apos;s site
         </ButtonLink>
         <CopyButton value={siteUrl} label={`Copy the address of version ${v}'s site`} />
+        <ButtonLink href={spaceHref(space.id, 'history/compare', { base: Math.max(1, v - 1), head: v })} variant="secondary" size="sm">
+          Compare with another version
+        </ButtonLink>
         {space.permissions.push && v !== space.latestVersion ? <RestoreButton spaceId={space.id} version={v} latest={space.latestVersion} /> : null}
       </div>
-      <div className="mt-4 space-y-3">
-        {groups.map(([label, paths, color]) =>
-          paths.length ? (
-            <div key={label}>
-              <h3 className={`text-sm font-semibold ${color}`}>
-                {label} ({paths.length})
-              </h3>
-              <ul className="mt-1 space-y-0.5 font-mono text-sm [overflow-wrap:anywhere]">
-                {paths.slice(0, 200).map((p) => (
-                  <li key={p}>
-                    {label === 'Removed' ? p : <a href={spaceHref(space.id, '', { v, path: p })} className="text-brand dark:text-indigo-300">{p}</a>}{' '}
-                    <a href={spaceHref(space.id, 'history', { file: p })} className="font-sans text-xs text-slate-500 underline">
-                      history
-                    </a>
-                  </li>
-                ))}
-                {paths.length > 200 ? <li className="text-slate-500">and {paths.length - 200} more</li> : null}
-              </ul>
-            </div>
-          ) : null,
-        )}
-      </div>
-      {diffs.length ? (
-        <div className="mt-6 space-y-4">
-          <h3 className="text-sm font-semibold">Line changes</h3>
-          {diffs.map((d) =>
-            d.before !== null && d.after !== null ? (
-              <DiffView key={d.path} path={d.path} before={d.before} after={d.after} />
-            ) : (
-              <p key={d.path} className="text-sm text-slate-500">
-                {d.path} is not text (or is over 1 MiB): no line diff.
-              </p>
-            ),
-          )}
-          {detail.diff.changed.length > DIFFED_FILES ? (
-            <p className="text-sm text-slate-500">Line diffs of the first {DIFFED_FILES} changed files are shown.</p>
-          ) : null}
-        </div>
-      ) : null}
+      <VersionChanges space={space} caller={caller} base={v - 1} head={v} diff={detail.diff} />
     </Card>
   );
 }
