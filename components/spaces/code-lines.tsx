@@ -35,13 +35,13 @@ export function CodeLines({ lines, label }: { lines: string[]; label: string }) 
   return (
     // Focusable, so keyboards can scroll a long line sideways.
     <div tabIndex={0} role="group" aria-label={label} className="hljs max-w-full overflow-x-auto text-sm leading-relaxed focus-visible:outline-2 focus-visible:outline-brand">
-      <table className="border-collapse font-mono">
+      <table className="min-w-full border-collapse font-mono">
         <tbody>
           {lines.map((html, index) => {
             const line = index + 1;
             const selected = range !== null && line >= range[0] && line <= range[1];
             return (
-              <tr key={line} data-selected={selected || undefined} className={selected ? 'bg-amber-100 dark:bg-amber-900/40' : undefined}>
+              <tr key={line} data-selected={selected || undefined} className={selected ? 'bg-amber-50 dark:bg-amber-900/40' : undefined}>
                 <td className="w-px select-none whitespace-nowrap pr-3 text-right align-top tabular-nums">
                   <a
                     id={`L${line}`}

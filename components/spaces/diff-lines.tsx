@@ -73,7 +73,7 @@ export function DiffLayoutToggle() {
 
 const tint = (line: DiffLine | null) =>
   line?.kind === 'added' ? 'bg-emerald-50 dark:bg-emerald-950/50' : line?.kind === 'removed' ? 'bg-red-50 dark:bg-red-950/50' : '';
-const number = 'w-px select-none whitespace-nowrap px-2 text-right align-top text-slate-500 tabular-nums dark:text-slate-400';
+const number = 'w-px select-none whitespace-nowrap px-2 text-right align-top text-slate-600 tabular-nums dark:text-slate-400';
 
 /** The line's text, marked for eyes (+/−) and for screen readers ("added: "). */
 function Text({ line }: { line: DiffLine }) {

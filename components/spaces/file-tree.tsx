@@ -1,6 +1,7 @@
 // The files of a version as folders that open and close in place (native
 // <details>, so Enter and Space toggle them and screen readers hear whether
 // each is expanded), with the size of every file and folder.
+import { focusRing } from '@/components/ui/button.tsx';
 import { formatBytes } from '@/lib/web/format.ts';
 import type { TreeFolder } from '@/lib/web/file-view.ts';
 
@@ -14,7 +15,7 @@ type Props = {
   folderHref: (path: string) => string;
 };
 
-const size = (bytes: number) => <span className="shrink-0 text-xs text-slate-500 tabular-nums dark:text-slate-400">{formatBytes(bytes)}</span>;
+const size = (bytes: number) => <span className="shrink-0 text-xs text-slate-600 tabular-nums dark:text-slate-400">{formatBytes(bytes)}</span>;
 
 export function FileTree(props: Props) {
   const { folder, shown } = props;
@@ -25,12 +26,12 @@ export function FileTree(props: Props) {
         return (
           <li key={child.path}>
             {props.whole || onTheWay ? (
-              <details open={onTheWay} className="group">
-                <summary className="flex cursor-pointer list-none items-center justify-between gap-2 rounded px-1 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
+              <details open={onTheWay}>
+                <summary className={`flex cursor-pointer list-none items-center justify-between gap-2 rounded px-1 hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden ${focusRing}`}>
                   <span className="flex min-w-0 items-center gap-1 [overflow-wrap:anywhere]">
-                    <span aria-hidden="true" className="inline-block w-3 shrink-0 text-slate-500 transition-transform group-open:rotate-90 dark:text-slate-400">
-                      ▸
-                    </span>
+                    <svg aria-hidden="true" viewBox="0 0 16 16" width="12" height="12" className="shrink-0 text-slate-500 transition-transform dark:text-slate-400 [[open]>summary_&]:rotate-90">
+                      <path d="M6 4l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" />
+                    </svg>
                     {child.name}/
                   </span>
                   {size(child.size)}
