@@ -1,6 +1,8 @@
 // What several journeys do the same way: sign in with the development form,
-// and publish files through the API's plan / upload / commit cycle.
+// publish files through the API's plan / upload / commit cycle, and check a
+// page fits the screen and has no serious accessibility violation.
 import { createHash } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export async function signIn(page: Page, handle: string) {
@@ -18,4 +20,16 @@ export async function push(request: APIRequestContext, token: string, spaceId: s
     await request.put(`/v1/spaces/${spaceId}/blobs/${e.sha256}`, { headers, data: Buffer.from(files[e.path]) });
   }
   expect((await request.post(`/v1/spaces/${spaceId}/versions`, { headers, data: { files: entries, message } })).status()).toBe(200);
+}
+
+/** No page may be wider than the screen (the phone layout broke on long code and tables). */
+export async function expectNoSideways(page: Page) {
+  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(scroll, `${page.url()} is ${scroll}px wide on a ${client}px screen`).toBeLessThanOrEqual(client);
+}
+
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
 }

@@ -4,27 +4,14 @@
 // and toasts, and no page wider than a 390-pixel screen. An axe check runs on
 // the main pages; screenshots are kept under .atrium/test-results/screenshots.
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { signIn, push } from './helpers.ts';
+import { expect, test } from '@playwright/test';
+import { expectAccessible, expectNoSideways, signIn, push } from './helpers.ts';
 
 const SHOTS = '.atrium/test-results/screenshots';
 const WIDTHS = [
   { name: 'desktop', width: 1280, height: 900 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
-
-/** No page may be wider than the screen (the phone layout broke on long code and tables). */
-async function expectNoSideways(page: Page) {
-  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  expect(scroll, `${page.url()} is ${scroll}px wide on a ${client}px screen`).toBeLessThanOrEqual(client);
-}
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
-}
 
 const LONG_LINE = `<p>${'averyveryverylongwordwithoutanyspaces'.repeat(8)}</p><pre>${'const x = 1; '.repeat(40)}</pre>`;
 
