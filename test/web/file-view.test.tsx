@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { FileTree } from '@/components/spaces/file-tree.tsx';
 import { FileViewer } from '@/components/spaces/file-viewer.tsx';
 import { fileTree, fileView, folderAt, htmlLines, lineHash, lineRange, readmeOf, typeLabel } from '@/lib/web/file-view.ts';
 
@@ -57,6 +58,20 @@ describe('the file tree', () => {
     expect(folderAt(root, 'css/print')).toMatchObject({ name: 'print', size: 1000, files: [{ path: 'css/print/a.css' }] });
     expect(folderAt(root, 'nope')).toBeNull();
     expect(folderAt(root, '')).toBe(root);
+  });
+
+  it('opens the folders on the way to what is shown, and in a large version leaves the others out as links', () => {
+    const tree = (whole: boolean) =>
+      renderToStaticMarkup(<FileTree folder={fileTree(files)} shown="css/print/a.css" whole={whole} fileHref={(p) => `?path=${p}`} folderHref={(p) => `?dir=${p}`} />);
+    const small = tree(true);
+    expect(small).toMatch(/<details open="">.*css\/.*1\.1 KB/);
+    expect(small).toContain('<details><summary');
+    expect(small).toContain('href="?path=img/logo.png"');
+    expect(small).toContain('aria-current="page"');
+    const large = tree(false);
+    expect(large).not.toContain('logo.png');
+    expect(large).toContain('href="?dir=img"');
+    expect(large).toContain('href="?path=css/print/a.css"');
   });
 
   it("finds a folder's README as GitHub does: README.md, then readme.md, then README", () => {
