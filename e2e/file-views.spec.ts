@@ -54,6 +54,11 @@ for (const size of WIDTHS) {
       const readme = page.getByRole('region', { name: 'File README.md' });
       await expect(readme.getByRole('heading', { name: 'Guide' })).toBeVisible();
       await expect(readme).toContainText('again');
+      // Version 1's README has raw HTML: shown as text, never as markup.
+      await page.goto(`/spaces/${space.id}?v=1`);
+      await expect(readme).toContainText('Read this first. <b>raw</b>');
+      await expect(readme.locator('b')).toHaveCount(0);
+      await page.goto(`/spaces/${space.id}`);
 
       // The tree: folders closed until opened, by mouse or keyboard, each with its size.
       const tree = page.getByRole('navigation', { name: 'Files' });
