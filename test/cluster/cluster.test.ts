@@ -110,7 +110,7 @@ describe.skipIf(missing !== null)('a cluster behind HAProxy', () => {
     await cluster?.stop();
   }, 60_000);
 
-  it('publishes through one web node and reads and downloads through the others', async () => {
+  it('publishes through one web node, reads, downloads and comments through the others', async () => {
     const [a, b, c] = cluster.web.map((n) => n.origin);
     const space = await must(200, a, 'POST', '/v1/spaces', { token: owner.token, body: { workspace: slug, name: 'Across nodes' } });
     const number = await push(a, owner.token, space.id, { 'index.html': '<h1>Served by any node</h1>\n', 'notes.txt': 'plain\n' }, 'First');
@@ -125,6 +125,16 @@ describe.skipIf(missing !== null)('a cluster behind HAProxy', () => {
     // The bytes are in the bucket every node reaches, not on one node's disk.
     const objects = await readdir(cluster.s3Directory, { recursive: true });
     expect(objects.some((name) => name.includes(`blobs/${createHash('sha256').update('plain\n').digest('hex')}`))).toBe(true);
+
+    // A thread started on one node is answered, resolved and listed on the others.
+    const thread = await must(200, b, 'POST', `/v1/spaces/${space.id}/comments`, { token: member.token, body: { path: 'index.html', body: 'Which node?', quote: 'Served by any node' } });
+    await must(200, c, 'POST', `/v1/spaces/${space.id}/comments`, { token: owner.token, body: { path: 'index.html', body: 'Any of them.', parentId: thread.id } });
+    await must(200, a, 'POST', `/v1/comments/${thread.id}/resolve`, { token: owner.token });
+    const listed = await must(200, c, 'GET', `/v1/spaces/${space.id}/comments?path=index.html&status=all`, { token: member.token });
+    expect(listed.threads).toMatchObject([{ id: thread.id, anchor: { status: 'anchored' }, replies: [{ body: 'Any of them.' }] }]);
+    expect(listed.threads[0].resolvedBy).toMatchObject({ handle: owner.handle });
+    const head = await must(200, b, 'GET', `/v1/spaces/${space.id}/head`, { token: member.token });
+    expect(head.commentsUpdatedAt).toBeGreaterThanOrEqual(listed.threads[0].resolvedAt);
   });
 
   it('shares rate limits between web nodes: wrong unlock passwords spread over three nodes get exactly ten 401s', async () => {
