@@ -1,5 +1,5 @@
 // `npm test`: the whole suite. Vitest (integration tests against a real
-// Postgres), then a production build, the cluster test (several nodes of that
+// Postgres), the storage tests again on S3, then a production build, the cluster test (several nodes of that
 // build behind HAProxy) and Playwright in a real Chromium.
 // With DATABASE_URL set, its server is used (each run makes fresh databases on
 // it); without, embedded PostgreSQL servers under .atrium/ are started.
@@ -46,6 +46,15 @@ const add = (c: Counts) => {
 
 let status = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'vitest.json')}`]);
 if (existsSync(path.join(results, 'vitest.json'))) add(await vitestCounts());
+
+// The tests of everything that stores bytes once more with every blob in an S3
+// bucket (s3rver on loopback); `npm run test:s3` runs the whole suite so.
+const ON_S3 = ['test/storage', 'test/spaces/publishing.test.ts', 'test/spaces/serving.test.ts', 'test/spaces/uploads.test.ts', 'test/spacedb/history.test.ts'];
+if (status === 0) {
+  const report = path.join(results, 'vitest-s3.json');
+  status = run(process.execPath, [path.join(root, 'scripts/test-s3.ts'), ...ON_S3, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  if (existsSync(report)) add(await vitestCounts(report));
+}
 
 if (status === 0) {
   if (!chromiumAvailable()) {
