@@ -34,6 +34,7 @@ const benchmarks: Record<string, () => Promise<Benchmark>> = {
   load: () => import('./load.ts'),
   serve: () => import('./serve.ts'),
   db: () => import('./db.ts'),
+  scale: () => import('./scale.ts'),
   rooms: () => import('./rooms.ts'),
   'rooms-cluster': () => import('./rooms.ts').then((m) => ({ run: m.runCluster })),
 };
