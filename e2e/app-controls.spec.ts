@@ -3,14 +3,8 @@
 // failure too), and the deploy list shows what each deploy changed. At both
 // widths, light and dark, with axe; screenshots under .atrium/test-results/e2e.
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers.ts';
-
-async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
+import { expectAccessible, signIn } from './helpers.ts';
 
 /** A call as the signed-in page (its session cookie): the status and the JSON. */
 async function api(page: Page, method: string, path: string, body?: unknown) {

@@ -3,14 +3,8 @@
 // per pause in typing, and nothing of a workspace they are not in. Checked at
 // both widths, light and dark, with axe; screenshots under .atrium/test-results/e2e.
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { push, signIn } from './helpers.ts';
-
-async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
+import { expectAccessible, push, signIn } from './helpers.ts';
 
 /** POST as the signed-in page (its session cookie), answering the JSON. */
 async function post(page: Page, path: string, body: unknown) {

@@ -28,7 +28,9 @@ export async function expectNoSideways(page: Page) {
   expect(scroll, `${page.url()} is ${scroll}px wide on a ${client}px screen`).toBeLessThanOrEqual(client);
 }
 
+/** No serious or critical axe violation. The page's title is waited for: Next streams a dynamic page's metadata after its body starts. */
 export async function expectAccessible(page: Page) {
+  await expect(page).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
