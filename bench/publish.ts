@@ -18,7 +18,7 @@ import { createClient, type AtriumClient } from '../lib/client/index.ts';
 import { buildCli } from '../scripts/build-cli.ts';
 import { spacesApi } from '../lib/schemas/spaces.ts';
 import { fileBody } from '../cli/context.ts';
-import { eachLimit } from '../cli/pool.ts';
+import { eachLimit } from '../lib/pool.ts';
 import { walk, type LocalFile } from '../cli/push/walk.ts';
 import type { BenchContext } from './run.ts';
 import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, startServerProcess, treeCpuSeconds, workDir } from './server.ts';

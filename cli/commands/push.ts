@@ -6,7 +6,7 @@ import { AtriumApiError, type Answer, type AtriumClient } from '../../lib/client
 import { spacesApi, type Diff, type FileEntryInput } from '../../lib/schemas/spaces.ts';
 import { fileBody, globalOptions, signedInClient } from '../context.ts';
 import { CliError, note, printJson, say } from '../output.ts';
-import { eachLimit } from '../pool.ts';
+import { eachLimit } from '../../lib/pool.ts';
 import { formatBytes, Progress } from '../progress.ts';
 import { hashFiles } from '../push/hash.ts';
 import { walk } from '../push/walk.ts';

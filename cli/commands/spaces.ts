@@ -12,7 +12,7 @@ import { spacesApi, type Space } from '../../lib/schemas/spaces.ts';
 import { openInBrowser } from '../browser.ts';
 import { globalOptions, nodeStream, signedInClient } from '../context.ts';
 import { CliError, EXIT, formatTime, note, printJson, printTable, say } from '../output.ts';
-import { eachLimit } from '../pool.ts';
+import { eachLimit } from '../../lib/pool.ts';
 import { Progress } from '../progress.ts';
 import { readLink, spaceIdFor, withSpaceOption, writeLink } from '../space-link.ts';
 import { describeDiff } from './push.ts';
