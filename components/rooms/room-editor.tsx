@@ -52,7 +52,7 @@ export function RoomEditor({
       for (const file of files) {
         setUpload({ name: file.name, percent: 0 });
         try {
-          const image = await uploadBytes<{ url: string }>(imagesPath, file, (sent, total) => setUpload({ name: file.name, percent: Math.round((sent / Math.max(total, 1)) * 100) }));
+          const image = await uploadBytes<{ url: string }>('POST', imagesPath, file, (sent, total) => setUpload({ name: file.name, percent: Math.round((sent / Math.max(total, 1)) * 100) }));
           const node = { type: 'image', attrs: { src: image.url, alt: file.name.replace(/\.[^.]+$/, '') } };
           if (at === undefined) current.chain().focus().insertContent(node).run();
           else current.chain().insertContentAt(at, node).run();

@@ -3,10 +3,10 @@
 // cookie. A failure rejects with the API's error message.
 export type UploadProgress = (sent: number, total: number) => void;
 
-export function uploadBytes<T>(path: string, file: Blob, onProgress: UploadProgress): Promise<T> {
+export function uploadBytes<T>(method: 'POST' | 'PUT', path: string, file: Blob, onProgress: UploadProgress): Promise<T> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', path);
+    request.open(method, path);
     request.setRequestHeader('content-type', file.type || 'application/octet-stream');
     request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
     request.onerror = () => reject(new Error('The upload did not reach the server; check the connection and try again.'));
