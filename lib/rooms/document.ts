@@ -194,6 +194,15 @@ export function pageMarkdown(doc: Y.Doc, pageId: string): string {
 /** What stands for a page that cannot be read. */
 export const UNREADABLE_PAGE = '*(This page could not be read.)*';
 
+/** A stored document's pages, in order. */
+export function documentPages(state: Uint8Array | null): Page[] {
+  const doc = new Y.Doc();
+  if (state) Y.applyUpdate(doc, state);
+  const pages = pagesOf(doc);
+  doc.destroy();
+  return pages;
+}
+
 /** Every page, each under its title, in order. */
 export function documentMarkdown(state: Uint8Array | null, name: string): string {
   const doc = new Y.Doc();

@@ -16,7 +16,7 @@ import { TICKET_SECONDS, type LiveSpace, type Room } from '../schemas/rooms.ts';
 import { buildApp } from '../apps/apps.ts';
 import { publishRoomEvent } from './bus.ts';
 import { aiLimit, draftFromPrompt } from './ai.ts';
-import { documentMarkdown, initialDocument, TEMPLATES } from './document.ts';
+import { documentMarkdown, documentPages, initialDocument, TEMPLATES, type Page } from './document.ts';
 import { currentRoomState } from './document-store.ts';
 import { addPeople } from './people.ts';
 
@@ -202,6 +202,12 @@ export async function roomMarkdown({ actor }: SignedInCaller, kind: RoomKind, id
   await roomAccess(actor.user.id, kind, id, 'view');
   const [room, state] = await Promise.all([db.room.findUniqueOrThrow({ where: { id }, select: { name: true } }), currentRoomState(id)]);
   return documentMarkdown(state, room.name);
+}
+
+/** The stored document's pages (id and title), in order: what an app can be built from. */
+export async function roomPages({ actor }: SignedInCaller, kind: RoomKind, id: string): Promise<Page[]> {
+  await roomAccess(actor.user.id, kind, id, 'view');
+  return documentPages(await currentRoomState(id));
 }
 
 export async function touchActivity(roomId: string, what: string) {

@@ -2,11 +2,15 @@
 // show (plan limits, invites, reports, Markdown, sources and their extraction).
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import { callerAs } from '@/lib/access/caller.ts';
+import { actorForSecret } from '@/lib/auth/tokens.ts';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
+import { addPage } from '@/lib/rooms/document.ts';
+import { roomPages } from '@/lib/rooms/rooms.ts';
 import { enforcePlanLimits } from '../plan-limits.ts';
 import { useFrontServer } from '../server.ts';
-import { multipartFile, PNG, World } from '../http/world.ts';
+import { multipartFile, PNG, World, type Person } from '../http/world.ts';
 
 const server = useFrontServer();
 let w: World;
@@ -39,6 +43,25 @@ describe('rooms', () => {
     expect(markdown.text).toContain('> Launch the beta');
     expect(markdown.text).toContain('## Open questions');
     expect((await w.call('POST', '/v1/rooms', { as: w.people.owner, body: { workspace: w.slug, template: 'nope' } })).status).toBe(400);
+  });
+
+  it("lists a room's pages in order for the Build app picker, to whoever can see the room; 404 to anyone else", async () => {
+    const room = await w.must(200, 'POST', '/v1/rooms', { as: w.people.member, body: { workspace: w.slug, name: 'Pages' } });
+    const doc = new Y.Doc();
+    const ids = [addPage(doc, 'Home', []), addPage(doc, 'Menu', [])];
+    await db.room.update({ where: { id: room.id }, data: { roomDoc: Buffer.from(Y.encodeStateAsUpdate(doc)) } });
+    doc.destroy();
+    const as = async (person: Person) => callerAs((await actorForSecret(person.token))!);
+    expect(await roomPages(await as(w.people.viewer), 'room', room.id)).toEqual([
+      { id: ids[0], title: 'Home' },
+      { id: ids[1], title: 'Menu' },
+    ]);
+    await expect(roomPages(await as(w.people.outsider), 'room', room.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(roomPages(await as(w.people.member), 'live', room.id)).rejects.toMatchObject({ code: 'not_found' });
+    // The page a build names is the one it builds; an unknown one is 404 (the default, the first page, is covered in apps.test.ts).
+    const { app } = await w.must(200, 'POST', `/v1/rooms/${room.id}/build`, { as: w.people.member, body: { pageId: ids[1] } });
+    expect(app.build.pageId).toBe(ids[1]);
+    await w.must(404, 'POST', `/v1/rooms/${room.id}/build`, { as: w.people.outsider, body: { pageId: ids[1] } });
   });
 
   it('lets signed-in people with the link in as linkAccess says, and no further', async () => {

@@ -5,7 +5,7 @@ import { Cell, Table } from '@/components/ui/table.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { listApps } from '@/lib/apps/apps.ts';
 import { requirePageCaller } from '@/lib/auth/session.ts';
-import { listRooms } from '@/lib/rooms/rooms.ts';
+import { listRooms, roomPages } from '@/lib/rooms/rooms.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { getWorkspace, listWorkspaces } from '@/lib/workspaces/workspaces.ts';
@@ -23,7 +23,9 @@ export default async function AppsPage({ params }: { params: Promise<{ slug: str
     listRooms(caller, 'room', slug),
     listRooms(caller, 'live', slug),
   ]);
+  const kindOf = (room: { path: string }) => (room.path.startsWith('/rooms/') ? 'room' : 'live');
   const buildable = [...rooms, ...liveSpaces].filter((r) => r.caps.edit);
+  const pages = await Promise.all(buildable.map((room) => roomPages(caller, kindOf(room), room.id)));
   return (
     <WorkspaceFrame actor={caller.actor} workspace={workspace} workspaces={workspaces} tab="apps">
       <Card title={`Apps (${apps.length})`}>
@@ -50,12 +52,12 @@ export default async function AppsPage({ params }: { params: Promise<{ slug: str
       <Card title="Build from a room">
         {buildable.length ? (
           <ul className="divide-y divide-slate-100" aria-label="Rooms">
-            {buildable.map((room) => (
+            {buildable.map((room, i) => (
               <li key={room.id} className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
                 <span>
                   {room.name} <span className="text-slate-500">({room.appCount} app{room.appCount === 1 ? '' : 's'})</span>
                 </span>
-                <BuildAppButton roomId={room.id} kind={room.path.startsWith('/rooms/') ? 'room' : 'live'} />
+                <BuildAppButton roomId={room.id} kind={kindOf(room)} pages={pages[i]} />
               </li>
             ))}
           </ul>
