@@ -1,11 +1,15 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { DeployDrop } from '@/components/spaces/deploy-drop.tsx';
 import { FileViewer } from '@/components/spaces/file-viewer.tsx';
 import { FileTree } from '@/components/spaces/file-tree.tsx';
 import { VersionPicker } from '@/components/spaces/version-picker.tsx';
-import { EmptyState } from '@/components/ui/card.tsx';
+import { Card, EmptyState } from '@/components/ui/card.tsx';
+import { CommandSteps } from '@/components/ui/command-steps.tsx';
+import { config } from '@/lib/config.ts';
 import { ApiError } from '@/lib/http/errors.ts';
 import { listVersions, readFile, versionDetail } from '@/lib/spaces/publishing.ts';
+import { spaceCommands } from '@/lib/web/cli-commands.ts';
 import { formatBytes, formatTime } from '@/lib/web/format.ts';
 import { fileTree, folderAt, readmeOf, type TreeFolder } from '@/lib/web/file-view.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
@@ -28,11 +32,20 @@ export default async function FilesPage({ params, searchParams }: { params: Prom
     redirect(spaceHref(id, tab, rest));
   }
   const { caller, space } = await spacePage(id);
+  // First on the page, empty or not, so that its answer (the new version's link) outlives the refresh that follows a publish.
+  const drop = space.permissions.push ? <DeployDrop spaceId={space.id} /> : null;
   if (!space.latestVersion) {
     return (
-      <EmptyState title="Nothing is published yet">
-        Publish a folder from your terminal with <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">atrium push</code>.
-      </EmptyState>
+      <>
+        {drop}
+        {drop ? (
+          <Card title="Or publish from a terminal">
+            <CommandSteps steps={spaceCommands(config.publicUrl, space.id)} />
+          </Card>
+        ) : (
+          <EmptyState title="Nothing is published yet">When a version is published, its files appear here.</EmptyState>
+        )}
+      </>
     );
   }
   const v = versionNumber(one(search.v)) ?? space.latestVersion;
@@ -71,29 +84,32 @@ export default async function FilesPage({ params, searchParams }: { params: Prom
   ) : null;
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
-      <div className="min-w-0 space-y-3">
-        <VersionPicker
-          current={v}
-          versions={versions.map((version) => ({ number: version.number, label: `${version.number} · ${formatTime(version.createdAt)}` }))}
-          hrefFor={Object.fromEntries(versions.map((version) => [version.number, here(version.number)]))}
-        />
-        <nav aria-label="Files" className="rounded-lg border border-slate-200 bg-white p-3 text-sm dark:border-slate-700 dark:bg-slate-900">
-          <FileTree folder={tree} shown={path ?? dir} whole={detail.files.length <= WHOLE_TREE_FILES} fileHref={fileHref} folderHref={folderHref} />
-          <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
-            {detail.version.fileCount.toLocaleString('en')} files, {formatBytes(detail.version.bytes)} in version {detail.version.number}
-          </p>
-        </nav>
-      </div>
-      {folder ? (
-        <div className="min-w-0 space-y-6">
-          <FolderList folder={folder} fileHref={fileHref} folderHref={folderHref} />
-          {viewer}
+    <>
+      {drop}
+      <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
+        <div className="min-w-0 space-y-3">
+          <VersionPicker
+            current={v}
+            versions={versions.map((version) => ({ number: version.number, label: `${version.number} · ${formatTime(version.createdAt)}` }))}
+            hrefFor={Object.fromEntries(versions.map((version) => [version.number, here(version.number)]))}
+          />
+          <nav aria-label="Files" className="rounded-lg border border-slate-200 bg-white p-3 text-sm dark:border-slate-700 dark:bg-slate-900">
+            <FileTree folder={tree} shown={path ?? dir} whole={detail.files.length <= WHOLE_TREE_FILES} fileHref={fileHref} folderHref={folderHref} />
+            <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
+              {detail.version.fileCount.toLocaleString('en')} files, {formatBytes(detail.version.bytes)} in version {detail.version.number}
+            </p>
+          </nav>
         </div>
-      ) : (
-        (viewer ?? <EmptyState>{path ? `${path} is not in version ${v}.` : `The folder ${dir} is not in version ${v}.`}</EmptyState>)
-      )}
-    </div>
+        {folder ? (
+          <div className="min-w-0 space-y-6">
+            <FolderList folder={folder} fileHref={fileHref} folderHref={folderHref} />
+            {viewer}
+          </div>
+        ) : (
+          (viewer ?? <EmptyState>{path ? `${path} is not in version ${v}.` : `The folder ${dir} is not in version ${v}.`}</EmptyState>)
+        )}
+      </div>
+    </>
   );
 }
 
