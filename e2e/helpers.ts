@@ -35,3 +35,16 @@ export async function expectAccessible(page: Page) {
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
 }
+
+/** At 1280 and 390 px, light and dark: a screenshot under .atrium/test-results/e2e, axe, and no sideways scrolling; then back to 1280 light. */
+export async function expectEveryLook(page: Page, name: string) {
+  for (const [width, scheme] of [[1280, 'light'], [1280, 'dark'], [390, 'light'], [390, 'dark']] as const) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `.atrium/test-results/e2e/${name}-${width}-${scheme}.png`, fullPage: true });
+    await expectAccessible(page);
+    await expectNoSideways(page);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 844 });
+}

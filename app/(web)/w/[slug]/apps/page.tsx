@@ -55,7 +55,7 @@ export default async function AppsPage({ params }: { params: Promise<{ slug: str
             {buildable.map((room, i) => (
               <li key={room.id} className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
                 <span>
-                  {room.name} <span className="text-slate-500">({room.appCount} app{room.appCount === 1 ? '' : 's'})</span>
+                  {room.name} <span className="text-slate-500 dark:text-slate-400">({room.appCount} app{room.appCount === 1 ? '' : 's'})</span>
                 </span>
                 <BuildAppButton roomId={room.id} kind={kindOf(room)} pages={pages[i]} />
               </li>
