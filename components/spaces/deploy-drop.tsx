@@ -41,7 +41,8 @@ export function DeployDrop({ spaceId }: { spaceId: string }) {
     try {
       const files = await siteFiles(picked.map(({ path, file }) => ({ path, blob: file })));
       if (!files.length) throw new Error('There is nothing to publish: dotfiles and __MACOSX are left out, and nothing else was there.');
-      const source = picked.length === 1 ? picked[0].path : picked[0].path.split('/')[0];
+      // What was dropped, named in the version's message (at most 1,000 characters).
+      const source = (picked.length === 1 ? picked[0].path : picked[0].path.split('/')[0]).slice(0, 200);
       setResult(await deploy(spaceId, files, `Published from the browser (${source})`, (p) => setProgress(shown(p))));
       router.refresh();
     } catch (failure) {
