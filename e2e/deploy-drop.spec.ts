@@ -100,7 +100,7 @@ test('a folder, a .zip and a drop each publish a version from the space page; vi
   await expect(visitor.getByLabel('Zip file to publish')).toHaveCount(0);
 });
 
-test('Build app offers the room’s pages and builds the one chosen', async ({ page, request }) => {
+test('Build app and Rebuild preview offer the room’s pages and build the one chosen', async ({ page, request }) => {
   test.setTimeout(120_000);
   const handle = `builder-${Date.now().toString(36)}`;
   const { token } = await (await request.post('/v1/auth/dev-login', { data: { handle, label: 'cli' } })).json();
@@ -117,5 +117,15 @@ test('Build app offers the room’s pages and builds the one chosen', async ({ p
   await expectEveryLook(page, 'build-app-picker');
   await room.getByRole('button', { name: 'Build app' }).click();
   await expect(page).toHaveURL(/\/apps\/app_\w+$/);
-  await expect(page.frameLocator('iframe[title="Preview"]').getByRole('heading', { level: 1 })).toHaveText('Data');
+  const preview = page.frameLocator('iframe[title="Preview"]');
+  await expect(preview.getByRole('heading', { level: 1 })).toHaveText('Data');
+
+  // Rebuilding starts from the page built last, and can build another.
+  const rebuild = page.getByLabel('Page');
+  await expect(rebuild.locator('option:checked')).toHaveText('Data');
+  await rebuild.selectOption({ label: 'Idea' });
+  await page.getByRole('button', { name: 'Rebuild preview' }).click();
+  await expect(page.getByRole('heading', { name: 'Preview (version 2)' })).toBeVisible();
+  await expect(preview.getByRole('heading', { level: 1 })).toHaveText('App idea');
+  await expectEveryLook(page, 'rebuild-app-picker');
 });

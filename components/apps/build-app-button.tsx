@@ -2,7 +2,8 @@
 // The Build button of a room (or live space): builds its first page, or the
 // page given, into a new app and opens the app's page; with `appId`, a new
 // preview version of that app ("Rebuild preview"), which can then be promoted.
-// Given the room's `pages`, more than one, it offers them to choose from.
+// Given the room's `pages`, more than one, it offers them to choose from,
+// starting from `pageId`.
 import { useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
@@ -15,7 +16,8 @@ type Props = { roomId: string; kind?: 'room' | 'live'; pageId?: string | null; p
 
 export function BuildAppButton({ roomId, kind = 'room', pageId, pages = [], appId, label = 'Build app' }: Props) {
   const { busy, error, run } = useAction();
-  const [chosen, setChosen] = useState(pageId ?? pages[0]?.id);
+  // The page built last, unless it is gone from the room.
+  const [chosen, setChosen] = useState(pages.find((p) => p.id === pageId)?.id ?? pages[0]?.id);
   const endpoint = kind === 'room' ? roomsApi.build : liveSpacesApi.build;
   const page = pages.length > 1 ? chosen : pageId;
   return (

@@ -8,6 +8,7 @@ import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { getApp, listDeploys, listEndUsers } from '@/lib/apps/apps.ts';
 import { requirePageCaller } from '@/lib/auth/session.ts';
+import { roomPages } from '@/lib/rooms/rooms.ts';
 import { formatTime } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 
@@ -18,7 +19,11 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
   const { id } = await params;
   const caller = await requirePageCaller(`/apps/${id}`);
   const app = await orNotFound(getApp(caller, id));
-  const [{ deploys }, users] = await Promise.all([listDeploys(caller, id), app.canManage ? listEndUsers(caller, id).then((r) => r.users) : Promise.resolve(null)]);
+  const [{ deploys }, users, pages] = await Promise.all([
+    listDeploys(caller, id),
+    app.canManage ? listEndUsers(caller, id).then((r) => r.users) : Promise.resolve(null),
+    roomPages(caller, app.room.kind, app.room.id),
+  ]);
   const live = app.liveVersion !== null;
   return (
     <Page actor={caller.actor}>
@@ -33,8 +38,8 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
             · <a className="text-brand dark:text-indigo-300" href={`/w/${app.room.workspace.slug}/apps`}>all apps of {app.room.workspace.name}</a>
           </p>
         </div>
-        <div className="flex flex-wrap gap-3">
-          <BuildAppButton roomId={app.room.id} kind={app.room.kind} appId={app.id} pageId={app.build.pageId} label="Rebuild preview" />
+        <div className="flex flex-wrap items-end gap-3">
+          <BuildAppButton roomId={app.room.id} kind={app.room.kind} appId={app.id} pageId={app.build.pageId} pages={pages} label="Rebuild preview" />
           {app.canManage ? (
             <ButtonLink variant="secondary" href={`/v1/apps/${app.id}/export`}>
               Export zip
