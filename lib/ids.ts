@@ -29,6 +29,7 @@ export const ID_PREFIX = {
   webhook: 'wh',
   webhookDelivery: 'whd',
   webhookEvent: 'evt',
+  notification: 'ntf',
 } as const;
 
 export function newId(kind: keyof typeof ID_PREFIX): string {

@@ -92,6 +92,15 @@ export function foundSpaces(userId: string): Prisma.SpaceWhereInput {
   return { OR: [{ workspace: joinedWorkspaces(userId) }, { viewers: { some: { userId } } }] };
 }
 
+/**
+ * The spaces a person views without a password: their workspaces', those
+ * listing them as a viewer, and public ones without a password (the rows of
+ * the table above that need no unlock token).
+ */
+export function viewableSpaces(userId: string): Prisma.SpaceWhereInput {
+  return { OR: [...foundSpaces(userId).OR!, { visibility: 'public', passwordHash: null }] };
+}
+
 export function notFound(id: string): ApiError {
   return new ApiError('not_found', `No space ${id}, or you cannot see it.`);
 }

@@ -9,7 +9,7 @@ import { HANDLE_PATTERN, HANDLE_RULE } from '../schemas/common.ts';
 
 export const RESERVED_HANDLES = new Set([
   // Top-level routes and pages (test/accounts/handles.test.ts checks app/ against this list).
-  'api', 'asyncapi', 'device', 'dl', 'invite', 'live-space-invites', 'openapi', 'protected', 'reference', 's', 'settings', 'signin', 'signout', 'u', 'v1', 'w',
+  'api', 'asyncapi', 'device', 'dl', 'invite', 'live-space-invites', 'notifications', 'openapi', 'protected', 'reference', 's', 'settings', 'signin', 'signout', 'u', 'v1', 'w',
   // Names planned or commonly used for routes, and names that would mislead.
   'about', 'account', 'accounts', 'admin', 'administrator', 'anonymous', 'app', 'apps', 'assets', 'atrium',
   'auth', 'billing', 'blog', 'callback', 'cli', 'dashboard', 'deleted', 'deleted-user', 'docs', 'download',

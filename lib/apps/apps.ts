@@ -21,6 +21,7 @@ import { db, type Prisma } from '../db/client.ts';
 import type { AppAccess, RoomKind } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import { deliverNotifications, eventNotifications, queueNotifications } from '../notifications/notifications.ts';
 import { pageMarkdown, pagesOf, UNREADABLE_PAGE } from '../rooms/document.ts';
 import { currentRoomState } from '../rooms/document-store.ts';
 import type { App, AppBuild, AppDeploy, AppEndUser } from '../schemas/apps.ts';
@@ -250,7 +251,7 @@ export async function goLive(caller: SignedInCaller, id: string, input: { access
   // The data first, the switch to live last: a go-live cut short (a crash, a kill -9) is not
   // live at all, and the next try starts the data over (startLiveData empties it first).
   if (spec) await startLiveData(id, row.spaceId, spec, input.copyData, caller.actor.user.id);
-  await db.$transaction(async (tx) => {
+  const notifications = await db.$transaction(async (tx) => {
     // Under the workspace's lock, so two go-lives racing for the last slot cannot both pass.
     await tx.$executeRaw`SELECT 1 FROM "Workspace" WHERE id = ${workspace.id} FOR UPDATE`;
     const [fresh] = await tx.$queryRaw<{ liveVersion: number | null }[]>`SELECT "liveVersion" FROM "App" WHERE id = ${id} FOR UPDATE`;
@@ -269,7 +270,12 @@ export async function goLive(caller: SignedInCaller, id: string, input: { access
       target: auditTarget(row),
       details: { version: row.previewVersion, deploy, access: input.access, copyData: input.copyData },
     });
+    const members = await tx.membership.findMany({ where: { workspaceId: workspace.id, status: 'accepted' }, select: { userId: true } });
+    const rows = eventNotifications(caller.actor.user.id, members.map(({ userId }) => ({ userId, kind: 'app_live' as const, workspaceId: workspace.id, appId: id })));
+    await queueNotifications(tx, rows);
+    return rows;
   });
+  await deliverNotifications(notifications);
   return reload(id, true);
 }
 

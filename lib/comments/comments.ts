@@ -10,8 +10,8 @@ import { addressKey } from '../http/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { newId } from '../ids.ts';
+import { deliverNotifications, eventNotifications, queueNotifications, type NewNotification } from '../notifications/notifications.ts';
 import { queueWebhookEvent } from '../webhooks/events.ts';
-import { log } from '../log.ts';
 import type { z } from 'zod';
 import type { comment as commentSchema, revision as revisionSchema, thread as threadSchema } from '../schemas/comments.ts';
 import { aliasVersion } from '../spaces/aliases.ts';
@@ -19,7 +19,7 @@ import { normalizePath } from '../spaces/paths.ts';
 import { versionFileText } from '../spaces/publishing.ts';
 import { loadSpace, type LoadedSpace } from '../spaces/spaces.ts';
 import { locate, locateCached, type Placed, type Selector } from './anchoring.ts';
-import { notifyMentions } from './mentions.ts';
+import { mentionedViewers } from './mentions.ts';
 
 type CommentOut = z.input<typeof commentSchema>;
 type ThreadOut = z.input<typeof threadSchema>;
@@ -182,11 +182,12 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
   const viaAlias = input.alias === undefined ? null : await aliasVersion(space.id, input.alias);
   if (input.alias !== undefined && viaAlias === null) throw new ApiError('bad_request', `body.alias: no alias "${input.alias}" in this space.`);
   let parentId: string | null = null;
+  let threadAuthorId: string | null = null;
   let versionNumber: number;
   let placed: Placed | null = null;
   let quote: string | null = null;
   if (input.parentId !== undefined) {
-    const parent = await db.comment.findFirst({ where: { id: input.parentId, spaceId: space.id }, select: { id: true, parentId: true, path: true, versionNumber: true } });
+    const parent = await db.comment.findFirst({ where: { id: input.parentId, spaceId: space.id }, select: { id: true, parentId: true, path: true, versionNumber: true, authorId: true, parent: { select: { authorId: true } } } });
     if (!parent) throw new ApiError('bad_request', `body.parentId: no comment ${input.parentId} in this space.`);
     // A reply to a reply joins the thread of its root, as on GitHub.
     parentId = parent.parentId ?? parent.id;
@@ -196,6 +197,7 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
       throw new ApiError('bad_request', `body.versionNumber: a reply belongs to its thread's version (${parent.versionNumber}).`);
     }
     versionNumber = parent.versionNumber;
+    threadAuthorId = parent.parent ? parent.parent.authorId : parent.authorId;
   } else {
     if (viaAlias !== null && input.versionNumber !== undefined && input.versionNumber !== viaAlias) {
       throw new ApiError('bad_request', `body.versionNumber: the alias "${input.alias}" serves version ${viaAlias}.`);
@@ -221,6 +223,13 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
   const via = viaOf(caller);
   const origin = guest ? { country: caller.client.location?.country ?? null, userAgent: caller.client.userAgent?.slice(0, 300) ?? null } : undefined;
   const commentId = newId('comment');
+  // Guests' comments notify nobody, so strangers cannot use a public space to reach members.
+  const notifications = caller.actor
+    ? eventNotifications(caller.actor.user.id, [
+        ...(await mentionedViewers(loaded, caller.actor, input.body)).map((userId): NewNotification => ({ userId, kind: 'mention', workspaceId: space.workspaceId, spaceId: space.id, commentId })),
+        ...(threadAuthorId ? [{ userId: threadAuthorId, kind: 'reply' as const, workspaceId: space.workspaceId, spaceId: space.id, commentId }] : []),
+      ])
+    : [];
   const [row] = await db.$transaction([
     db.comment.create({
       data: {
@@ -245,11 +254,9 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
     queueWebhookEvent(db, space.workspaceId, 'comment.created', {
       comment: { id: commentId, spaceId: space.id, path, parentId, versionNumber, alias: input.alias ?? null, body: input.body, author: caller.actor ? { id: caller.actor.user.id, handle: caller.actor.user.handle } : null, guestName: guest?.name ?? null },
     }),
+    queueNotifications(db, notifications),
   ]);
-  if (caller.actor) {
-    // Mail is best effort: the comment stands whether or not it goes out.
-    await notifyMentions(loaded, caller.actor, row).catch((error) => log.warn('mention mail failed', { comment: row.id, error: String(error) }));
-  }
+  await deliverNotifications(notifications);
   return commentOut(row);
 }
 
@@ -321,6 +328,8 @@ export async function setResolved(caller: Caller, id: string, resolved: boolean)
     throw new ApiError('forbidden', `Only the thread's author or someone who can push to the space may ${resolved ? 'resolve' : 'reopen'} it.`);
   }
   if ((root.resolvedAt !== null) === resolved) return commentOut(root);
+  const notifications =
+    resolved && root.authorId ? eventNotifications(caller.actor.user.id, [{ userId: root.authorId, kind: 'resolved', workspaceId: space.workspaceId, spaceId: space.id, commentId: root.id }]) : [];
   const [updated] = await db.$transaction([
     db.comment.update({
       where: { id: root.id },
@@ -329,7 +338,9 @@ export async function setResolved(caller: Caller, id: string, resolved: boolean)
     }),
     touchSpace(space.id),
     ...(resolved ? [queueWebhookEvent(db, space.workspaceId, 'comment.resolved', { comment: { id: root.id, spaceId: space.id, path: root.path }, by: { id: caller.actor.user.id, handle: caller.actor.user.handle } })] : []),
+    queueNotifications(db, notifications),
   ]);
+  await deliverNotifications(notifications);
   return commentOut(updated);
 }
 

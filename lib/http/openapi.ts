@@ -47,6 +47,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     "Outgoing webhooks: a workspace's admins register HTTPS endpoints for its events (versions, comments, apps, members); each delivery is signed, retried for a day, and kept in a log to read and redeliver from. See docs/webhooks.md.",
   Apps: 'Apps: small web apps built from a room page (POST /v1/rooms/{id}/build), with a preview, going live at /a/<slug>/ with public, join-code or private access, promotion, rollback, end users, owner links and a zip export that runs on its own.',
   Search: "What the web app's ⌘K menu finds: the caller's workspaces, spaces, rooms, live spaces and apps by name, and files of their spaces' latest versions by path, filtered by current access.",
+  Notifications:
+    "The caller's inbox: @mentions in comments, replies to and resolutions of their threads, invitations, role changes and apps going live, each linked to its place; only about what the caller can still see.",
 };
 
 // The routes whose body is raw bytes rather than JSON.

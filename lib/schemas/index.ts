@@ -5,6 +5,7 @@ import { authApi } from './auth.ts';
 import { billingApi } from './billing.ts';
 import { commentsApi } from './comments.ts';
 import type { Endpoint } from './endpoint.ts';
+import { notificationsApi } from './notifications.ts';
 import { liveSpacesApi, roomsApi } from './rooms.ts';
 import { searchApi } from './search.ts';
 import { spacedbApi } from './spacedb.ts';
@@ -25,4 +26,5 @@ export const endpoints: Endpoint[] = [
   ...Object.values(appsApi),
   ...Object.values(webhooksApi),
   ...Object.values(searchApi),
+  ...Object.values(notificationsApi),
 ];

@@ -9,6 +9,7 @@ import type { Actor } from '../auth/tokens.ts';
 import { recordAudit } from '../audit/log.ts';
 import type { WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
+import { deliverNotifications, eventNotifications, queueNotifications } from '../notifications/notifications.ts';
 import { publishRoomEvent } from '../rooms/bus.ts';
 import { assertSeatFree } from './seats.ts';
 import { changeWorkspace, type Tx } from './transaction.ts';
@@ -31,7 +32,7 @@ async function assertAnotherOwner(tx: Tx, workspaceId: string, userId: string, m
 }
 
 export async function inviteMember({ actor }: SignedInCaller, slug: string, input: { handle: string; role: WorkspaceRole }): Promise<void> {
-  await changeWorkspace({ slug }, async (tx) => {
+  const notifications = await changeWorkspace({ slug }, async (tx) => {
     const { workspace, role } = await workspaceAccess(actor.user.id, slug, 'admin', tx);
     if (!mayAssignRole(role, null, input.role)) throw ownersOnly();
     const invitee = await findUserByHandle(input.handle, tx);
@@ -53,15 +54,19 @@ export async function inviteMember({ actor }: SignedInCaller, slug: string, inpu
       target: { type: 'user', id: invitee.id, label: invitee.handle },
       details: { role: input.role },
     });
+    const rows = eventNotifications(actor.user.id, [{ userId: invitee.id, kind: 'invited', workspaceId: workspace.id, role: input.role }]);
+    await queueNotifications(tx, rows);
+    return rows;
   });
+  await deliverNotifications(notifications);
 }
 
 export async function changeMemberRole({ actor }: SignedInCaller, slug: string, handle: string, next: WorkspaceRole): Promise<void> {
-  await changeWorkspace({ slug }, async (tx) => {
+  const notifications = await changeWorkspace({ slug }, async (tx) => {
     const { workspace, role } = await workspaceAccess(actor.user.id, slug, 'admin', tx);
     const target = await memberByHandle(tx, workspace.id, slug, handle);
     if (!mayAssignRole(role, target.role, next)) throw ownersOnly();
-    if (target.role === next) return;
+    if (target.role === next) return [];
     if (target.status === 'accepted' && target.role === 'owner') {
       await assertAnotherOwner(tx, workspace.id, target.user.id, `@${handle} is the only owner of "${slug}"; make someone else owner first.`);
     }
@@ -73,7 +78,13 @@ export async function changeMemberRole({ actor }: SignedInCaller, slug: string, 
       target: { type: 'user', id: target.user.id, label: target.user.handle },
       details: { from: target.role, to: next, ...(target.status === 'pending' && { pending: true }) },
     });
+    // A pending invitation's new role is seen where it is answered; members are told.
+    if (target.status === 'pending') return [];
+    const rows = eventNotifications(actor.user.id, [{ userId: target.user.id, kind: 'role_changed', workspaceId: workspace.id, role: next }]);
+    await queueNotifications(tx, rows);
+    return rows;
   });
+  await deliverNotifications(notifications);
   // Room roles follow workspace roles: re-check open sockets now.
   await publishRoomEvent({ kind: 'access', roomId: null });
 }

@@ -189,6 +189,9 @@ const rules: Record<string, Rule> = {
   'appsApi.export': ROOM_MANAGE,
   // Anyone signed in searches; what they find is test/search's subject.
   'searchApi.search': SELF,
+  // Everyone has an inbox of their own; another's notification is 404 (test/notifications).
+  'notificationsApi.list': SELF,
+  'notificationsApi.read': SELF,
   'webhooksApi.list': WS_ADMIN,
   'webhooksApi.create': WS_ADMIN,
   'webhooksApi.get': WS_ADMIN,

@@ -1,0 +1,5 @@
+import { route } from '@/lib/http/route.ts';
+import { listNotifications } from '@/lib/notifications/notifications.ts';
+import { notificationsApi } from '@/lib/schemas/notifications.ts';
+
+export const GET = route(notificationsApi.list, async ({ caller, query }) => listNotifications(caller, query));
