@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { callerAs } from '@/lib/access/caller.ts';
 import type { Actor } from '@/lib/auth/tokens.ts';
+import { unreadCount } from '@/lib/notifications/notifications.ts';
 import { listWorkspaces } from '@/lib/workspaces/workspaces.ts';
 import { DropdownMenu } from '@/components/ui/menu.tsx';
 import { Breadcrumbs } from './breadcrumbs.tsx';
@@ -20,12 +21,33 @@ function Logo() {
   );
 }
 
+/** The inbox's bell, with the number of unread notifications. */
+function Bell({ unread }: { unread: number }) {
+  return (
+    <a
+      href="/notifications"
+      aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'}
+      className="relative flex size-9 shrink-0 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand dark:text-slate-200 dark:hover:bg-slate-800 dark:focus-visible:outline-indigo-300"
+    >
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+      </svg>
+      {unread ? (
+        <span aria-hidden="true" className="absolute -right-0.5 -top-0.5 min-w-5 rounded-full bg-red-700 px-1 text-center text-xs font-semibold leading-5 text-white">
+          {unread > 99 ? '99+' : unread}
+        </span>
+      ) : null}
+    </a>
+  );
+}
+
 /**
- * The frame of every page: logo, workspace switcher, jump-to (⌘K), the person's
- * menu, the main navigation, breadcrumbs and the page's column.
+ * The frame of every page: logo, workspace switcher, jump-to (⌘K), the inbox's
+ * bell, the person's menu, the main navigation, breadcrumbs and the page's column.
  */
 export async function AppShell({ actor, workspace, crumbs = [], children, width = 'max-w-6xl' }: { actor: Actor | null; workspace?: string; crumbs?: Crumb[]; children: ReactNode; width?: string }) {
-  const workspaces = actor ? await listWorkspaces(callerAs(actor)) : [];
+  const [workspaces, unread] = actor ? await Promise.all([listWorkspaces(callerAs(actor)), unreadCount(actor.user.id)]) : [[], 0];
   const current = workspaces.find((w) => w.slug === workspace);
   return (
     <>
@@ -52,6 +74,7 @@ export async function AppShell({ actor, workspace, crumbs = [], children, width 
           ) : null}
           <div className="ml-auto flex items-center gap-2">
             {actor ? <CommandMenu workspaces={workspaces.map((w) => ({ slug: w.slug, name: w.name, role: w.role }))} /> : null}
+            {actor ? <Bell unread={unread} /> : null}
             {actor ? (
               <DropdownMenu
                 label="Your account"

@@ -35,6 +35,7 @@ function localEntries(workspaces: Workspace[]): Entry[] {
     ...primaryNav.map((n) => ({ label: n.label, hint: 'Page', href: n.href })),
     { label: 'Rooms', hint: 'Page', href: '/rooms' },
     { label: 'Live spaces', hint: 'Page', href: '/live-spaces' },
+    { label: 'Notifications', hint: 'Page', href: '/notifications' },
     ...settingsNav.map((n) => ({ label: n.label, hint: 'Settings', href: n.href })),
     ...workspaces.flatMap((w) =>
       workspaceTabs.filter((t) => !t.need || workspaceRoleCan(w.role, t.need)).map((t) => ({ label: t.label, hint: `Page of ${w.name}`, href: `/w/${w.slug}${t.segment ? `/${t.segment}` : ''}` })),

@@ -3,7 +3,9 @@ import { SettingsFrame } from '@/components/settings-frame.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { currentUser } from '@/lib/accounts/users.ts';
 import { requirePageCaller } from '@/lib/auth/session.ts';
+import { config } from '@/lib/config.ts';
 import { DeveloperModeToggle } from './developer-mode.tsx';
+import { NotificationMail } from './notification-mail.tsx';
 
 export const metadata: Metadata = { title: 'Preferences' };
 export const dynamic = 'force-dynamic';
@@ -16,6 +18,9 @@ export default async function PreferencesPage() {
     <SettingsFrame actor={actor} current="/settings/preferences">
       <Card title="Preferences">
         <DeveloperModeToggle initial={me.preferences.developerMode} />
+      </Card>
+      <Card title="Notification e-mail" id="notification-mail">
+        <NotificationMail initial={me.preferences.mailOn} mailConfigured={Boolean(config.smtpUrl)} />
       </Card>
     </SettingsFrame>
   );

@@ -1,0 +1,56 @@
+'use client';
+
+import { useState } from 'react';
+import { ErrorNote } from '@/components/ui/card.tsx';
+import { accountsApi } from '@/lib/schemas/accounts.ts';
+import { notificationKind, type NotificationKind } from '@/lib/schemas/notifications.ts';
+import { web } from '@/lib/web/api-client.ts';
+
+const LABELS: Record<NotificationKind, string> = {
+  mention: 'Someone @mentions you in a comment',
+  reply: 'Someone replies to your comment thread',
+  resolved: 'Someone resolves your comment thread',
+  invited: 'You are invited to a workspace',
+  role_changed: 'Your role in a workspace changes',
+  app_live: 'An app in one of your workspaces goes live',
+};
+
+/** Which notifications are also e-mailed; each box saves at once. */
+export function NotificationMail({ initial, mailConfigured }: { initial: NotificationKind[]; mailConfigured: boolean }) {
+  const [on, setOn] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  // The box shows its new state at once; a failure puts it back and says why.
+  async function toggle(kind: NotificationKind, checked: boolean) {
+    const before = on;
+    const next = notificationKind.options.filter((k) => (k === kind ? checked : on.includes(k)));
+    setOn(next);
+    setBusy(true);
+    setError(null);
+    try {
+      const saved = await web.call(accountsApi.preferences, { body: { mailOn: next } });
+      setOn(saved.mailOn);
+    } catch (failure) {
+      setOn(before);
+      setError((failure as Error).message);
+    }
+    setBusy(false);
+  }
+
+  return (
+    <fieldset className="space-y-2">
+      <legend className="mb-2 text-sm text-slate-600 dark:text-slate-300">
+        Every notification appears in your inbox. Also e-mail me when:
+      </legend>
+      {notificationKind.options.map((kind) => (
+        <label key={kind} className="flex items-center gap-3 text-sm">
+          <input type="checkbox" className="size-4" checked={on.includes(kind)} disabled={busy} onChange={(event) => toggle(kind, event.target.checked)} />
+          {LABELS[kind]}
+        </label>
+      ))}
+      {mailConfigured ? null : <p className="text-sm text-slate-500 dark:text-slate-400">This server does not send e-mail yet (its operator sets SMTP_URL), so nothing is mailed for now.</p>}
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+    </fieldset>
+  );
+}
