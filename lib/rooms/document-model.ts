@@ -4,16 +4,19 @@
 // An update from a socket is checked before it is applied: one that puts a
 // Y.Text where a page's fragment belongs, a string in `pages`, another root
 // type or a sub-document would be stored and break every later reader.
+// A mention (an atom, lib/rooms/editor-schema.ts) holds nothing but a user id
+// and a handle, since the export and the notifications read them as such.
 // Each item of the update is placed by its parent: named in the item, or
 // (for an item inserted next to another) that neighbour's parent, found in the
 // update itself or in the document.
 import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
+import { HANDLE_PATTERN } from '../schemas/common.ts';
 
-type ContentKind = 'map' | 'array' | 'element' | 'xmltext' | 'fragment' | 'text' | 'hook' | 'string' | 'any' | 'format' | 'embed' | 'deleted' | 'other';
+type ContentKind = 'map' | 'array' | 'element' | 'mention' | 'xmltext' | 'fragment' | 'text' | 'hook' | 'string' | 'any' | 'format' | 'embed' | 'deleted' | 'other';
 
 function kindOfType(type: unknown): ContentKind {
-  if (type instanceof Y.XmlElement) return 'element';
+  if (type instanceof Y.XmlElement) return type.nodeName === 'mention' ? 'mention' : 'element';
   if (type instanceof Y.XmlText) return 'xmltext';
   if (type instanceof Y.XmlHook) return 'hook';
   if (type instanceof Y.XmlFragment) return 'fragment';
@@ -35,6 +38,10 @@ function kindOfContent(content: unknown): ContentKind {
 
 const PAGE_FIELD = /^page:[A-Za-z0-9_-]{1,100}$/;
 const PAGE_KEYS = new Set(['id', 'title']);
+const MENTION_ATTRIBUTES: Record<string, (value: string) => boolean> = {
+  id: (value) => value.length >= 1 && value.length <= 100,
+  handle: (value) => HANDLE_PATTERN.test(value),
+};
 
 /** What may sit where: null when it fits, else why not. */
 function misfit(parent: ContentKind | { root: string }, sub: string | null, content: ContentKind, value: unknown): string | null {
@@ -50,7 +57,12 @@ function misfit(parent: ContentKind | { root: string }, sub: string | null, cont
       return sub !== null && PAGE_KEYS.has(sub) && content === 'any' && (value as unknown[]).every((v) => typeof v === 'string') ? null : 'a page holds only an id and a title, as text';
     case 'element':
       if (sub !== null) return content === 'any' ? null : 'XML attributes are plain values';
-      return content === 'element' || content === 'xmltext' ? null : 'XML elements hold only XML elements and text';
+      return content === 'element' || content === 'mention' || content === 'xmltext' ? null : 'XML elements hold only XML elements and text';
+    case 'mention': {
+      const valid = sub === null ? undefined : MENTION_ATTRIBUTES[sub];
+      const values = value as unknown[];
+      return valid && content === 'any' && values.every((v) => typeof v === 'string' && valid(v)) ? null : 'a mention holds only a user id and a handle';
+    }
     case 'xmltext':
       if (sub !== null) return content === 'any' ? null : 'XML attributes are plain values';
       return content === 'string' || content === 'format' || content === 'embed' ? null : 'XML text holds only text';

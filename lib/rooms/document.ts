@@ -4,7 +4,7 @@
 //                                    Collaboration extension writes it
 //                                    (lib/rooms/editor-schema.ts: paragraph,
 //                                    heading, lists, checklists, tables,
-//                                    images, codeBlock, …)
+//                                    images, codeBlock, mentions, …)
 // The web editor binds one fragment per page; the server reads the same
 // structure to export Markdown and writes it to seed templates.
 import { getSchema, type JSONContent } from '@tiptap/core';
@@ -132,6 +132,9 @@ const serializer = new MarkdownSerializer(
     },
     horizontalRule: d.nodes.horizontal_rule,
     hardBreak: d.nodes.hard_break,
+    mention: (state, node) => {
+      if (node.attrs.handle) state.write(`@${node.attrs.handle}`);
+    },
     bulletList: d.nodes.bullet_list,
     orderedList: (state, node) => {
       // Tiptap names the first number `start`, as prosemirror-markdown's own schema calls it `order`.

@@ -1,9 +1,10 @@
 // The document model's guard (lib/rooms/document-model.ts): updates that the
 // web editor makes fit; updates that put another type where the model has one
-// do not, whatever their shape.
+// do not, whatever their shape; a mention holds only a user id and a handle.
+import { prosemirrorJSONToYXmlFragment } from '@tiptap/y-tiptap';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { initialDocument } from '@/lib/rooms/document.ts';
+import { initialDocument, pageMarkdown, schema } from '@/lib/rooms/document.ts';
 import { updateMisfit } from '@/lib/rooms/document-model.ts';
 
 /** A server copy of a new room and a client copy synced from it. */
@@ -98,5 +99,38 @@ describe('the document model guard', () => {
     ];
     for (const [what, update] of cases) expect(updateMisfit(server, update), what).not.toBeNull();
     expect(updateMisfit(server, new Uint8Array([1, 2, 3, 255, 255]))).not.toBeNull();
+  });
+
+  it('lets a mention through as the editor writes it, and the export shows @handle', () => {
+    const { server, client, pageId } = pair();
+    const page = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Ask ' }, { type: 'mention', attrs: { id: 'usr_1', handle: 'ada-l' } }, { type: 'text', text: ' first' }] }] };
+    const update = updateOf(client, () => prosemirrorJSONToYXmlFragment(schema, page, client.getXmlFragment(`page:${pageId}`)));
+    expect(updateMisfit(server, update)).toBeNull();
+    Y.applyUpdate(server, update);
+    expect(pageMarkdown(server, pageId).trim()).toBe('Ask @ada-l first');
+  });
+
+  it('refuses a mention holding anything but a user id and a handle', () => {
+    const { server, pageId } = pair();
+    const mentionIn = (fill: (mention: Y.XmlElement) => void) => {
+      const doc = new Y.Doc();
+      Y.applyUpdate(doc, Y.encodeStateAsUpdate(server));
+      return updateOf(doc, () => {
+        const paragraph = doc.getXmlFragment(`page:${pageId}`).get(0) as Y.XmlElement;
+        const mention = new Y.XmlElement('mention');
+        paragraph.insert(0, [mention]);
+        fill(mention);
+      });
+    };
+    const cases: [string, Uint8Array][] = [
+      ['text inside', mentionIn((m) => m.insert(0, [new Y.XmlText('@ada')]))],
+      ['an element inside', mentionIn((m) => m.insert(0, [new Y.XmlElement('paragraph')]))],
+      ['another attribute', mentionIn((m) => m.setAttribute('onclick', 'alert(1)'))],
+      ['a handle that is not one', mentionIn((m) => m.setAttribute('handle', 'Ada Lovelace'))],
+      ['an id that is not text', mentionIn((m) => m.setAttribute('id', 7 as never))],
+      ['an empty id', mentionIn((m) => m.setAttribute('id', ''))],
+    ];
+    for (const [what, update] of cases) expect(updateMisfit(server, update), what).not.toBeNull();
+    expect(updateMisfit(server, mentionIn((m) => (m.setAttribute('id', 'usr_1'), m.setAttribute('handle', 'ada'))))).toBeNull();
   });
 });
