@@ -32,6 +32,19 @@ export function roomInviteUrl(kind: RoomKind, token: string) {
 
 export async function listPeople({ actor }: SignedInCaller, kind: RoomKind, id: string) {
   const { role } = await roomAccess(actor.user.id, kind, id, 'view');
+  const invites =
+    roomRoleCan(role, 'manage')
+      ? await db.roomInvite.findMany({
+          where: { roomId: id, usedAt: null, expiresAt: { gt: new Date() } },
+          select: { id: true, email: true, role: true, createdAt: true, expiresAt: true, createdBy: { select: userSelect } },
+          orderBy: { createdAt: 'asc' },
+        })
+      : [];
+  return { members: await roomPeople(id), invites: invites.map(inviteOut) };
+}
+
+/** The room's people: its workspace's members and the people added to it, each with their effective role. */
+export async function roomPeople(id: string): Promise<RoomMember[]> {
   const room = await db.room.findUniqueOrThrow({
     where: { id },
     select: {
@@ -45,15 +58,7 @@ export async function listPeople({ actor }: SignedInCaller, kind: RoomKind, id: 
     const floor = byUser.get(m.user.id)?.role ?? null;
     byUser.set(m.user.id, { user: m.user, role: higherRole(floor, m.role)!, via: 'room' });
   }
-  const invites =
-    roomRoleCan(role, 'manage')
-      ? await db.roomInvite.findMany({
-          where: { roomId: id, usedAt: null, expiresAt: { gt: new Date() } },
-          select: { id: true, email: true, role: true, createdAt: true, expiresAt: true, createdBy: { select: userSelect } },
-          orderBy: { createdAt: 'asc' },
-        })
-      : [];
-  return { members: [...byUser.values()], invites: invites.map(inviteOut) };
+  return [...byUser.values()];
 }
 
 export async function addPeople(caller: SignedInCaller, kind: RoomKind, id: string, input: { to: string; role: Exclude<RoomRole, 'owner'> }) {

@@ -247,6 +247,17 @@ function roomEndpoints(prefix: '/v1/rooms' | '/v1/live-spaces', acceptPath: stri
       response: live ? z.object({ liveSpaceId: z.string() }) : z.object({ roomId: z.string() }),
       errors: [404, 410],
     }),
+    mention: endpoint({
+      method: 'POST',
+      path: `${prefix}/{id}/mentions`,
+      summary: 'Tell one of its people they were mentioned on a page (e-mailed when SMTP is set, once per page per few minutes)',
+      tag,
+      auth: 'user',
+      params: z.object(p),
+      body: z.object({ handle, pageId: text().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be a page id') }),
+      response: z.object({ mailed: z.boolean().meta({ description: 'Whether an e-mail went out now.' }) }),
+      errors: [403, 404, 429],
+    }),
     sources: endpoint({
       method: 'GET',
       path: `${prefix}/{id}/sources`,

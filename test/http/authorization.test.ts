@@ -222,6 +222,8 @@ function roomRules(api: string): Record<string, Rule> {
     [`${api}.changeRole`]: ROOM_MANAGE,
     [`${api}.removePerson`]: ROOM_MANAGE,
     [`${api}.revokeInvite`]: ROOM_MANAGE,
+    // Those who edit the document mention its people.
+    [`${api}.mention`]: ROOM_EDIT,
     // The link is the credential: anyone signed in who holds it joins.
     [`${api}.acceptInvite`]: SELF,
     [`${api}.sources`]: ROOM_VIEW,

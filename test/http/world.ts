@@ -509,6 +509,7 @@ function roomExamples(api: string, kind: RoomKind): Record<string, ExampleEntry>
     [`${api}.changeRole`]: fresh(inRoom(async (w) => ({ params: { handle: (await w.roomGuest(kind)).handle }, body: { role: 'editor' } }))),
     [`${api}.removePerson`]: fresh(inRoom(async (w) => ({ params: { handle: (await w.roomGuest(kind)).handle } }))),
     [`${api}.revokeInvite`]: fresh(inRoom(async (w) => ({ params: { inviteId: (await w.roomInvite(kind)).id } }))),
+    [`${api}.mention`]: me(inRoom((w) => ({ body: { handle: w.people.viewer.handle, pageId: 'page1' } }))),
     // Joining changes the caller: a fresh person in the role.
     [`${api}.acceptInvite`]: fresh(async (w, role) => ({ as: await w.fresh(role), body: { token: (await w.roomInvite(kind)).token } })),
     [`${api}.sources`]: me(inRoom()),

@@ -5,6 +5,7 @@
 import { buildApp } from '@/lib/apps/apps.ts';
 import type { RoomKind } from '@/lib/db/generated/client.ts';
 import { route } from '@/lib/http/route.ts';
+import { mentionInRoom } from '@/lib/rooms/mentions.ts';
 import { deleteMessage, reportMessage } from '@/lib/rooms/messages.ts';
 import { addPeople, changeRole, listPeople, removePerson, revokeInvite } from '@/lib/rooms/people.ts';
 import { createRoom, deleteRoom, getRoom, issueTicket, listRooms, patchRoom, roomMarkdown } from '@/lib/rooms/rooms.ts';
@@ -39,6 +40,7 @@ function handlersOf(kind: RoomKind) {
       PATCH: route(api.changeRole, async ({ caller, params, body }) => changeRole(caller, kind, params.id, params.handle, body.role)),
       DELETE: route(api.removePerson, async ({ caller, params }) => removePerson(caller, kind, params.id, params.handle)),
     },
+    mention: { POST: route(api.mention, async ({ caller, params, body }) => mentionInRoom(caller, kind, params.id, body)) },
     invite: { DELETE: route(api.revokeInvite, async ({ caller, params }) => revokeInvite(caller, kind, params.id, params.inviteId)) },
     message: { DELETE: route(api.deleteMessage, async ({ caller, params }) => deleteMessage(caller, kind, params.id, params.messageId)) },
     report: { POST: route(api.reportMessage, async ({ caller, params, body }) => reportMessage(caller, kind, params.id, params.messageId, body.reason)) },
