@@ -75,7 +75,7 @@ export function ChatPanel({
   return (
     <section aria-label="Chat" className="flex h-full flex-col text-sm">
       <ol ref={list} aria-label="Messages" className="mb-2 max-h-[28rem] min-h-[8rem] flex-1 space-y-2 overflow-y-auto">
-        {messages.length === 0 ? <li className="text-slate-500">No messages yet.</li> : null}
+        {messages.length === 0 ? <li className="text-slate-500 dark:text-slate-400">No messages yet.</li> : null}
         {messages.map((m) => {
           const mine = m.author?.id === me;
           return (
@@ -121,7 +121,7 @@ export function ChatPanel({
           </button>
         </form>
       ) : (
-        <p className="text-xs text-slate-500">Viewers read the chat; commenters and above write in it.</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">Viewers read the chat; commenters and above write in it.</p>
       )}
     </section>
   );

@@ -1,16 +1,19 @@
 'use client';
 // The room editor's toolbar: text blocks, lists, checklists, code, quotes,
 // tables, links and (in live spaces) images. Each button says what it does
-// and shows whether it is on where the cursor is.
+// and shows whether it is on where the cursor is. The slash menu opens the
+// link field and the image picker through the handle.
 import type { Editor } from '@tiptap/react';
 import { useEditorState } from '@tiptap/react';
-import { useRef, useState } from 'react';
+import { useImperativeHandle, useRef, useState, type Ref } from 'react';
 
-type Props = { editor: Editor; onImages: ((files: File[]) => void) | null };
+export type EditorToolbarHandle = { link: () => void; images: () => void };
+
+type Props = { editor: Editor; onImages: ((files: File[]) => void) | null; ref?: Ref<EditorToolbarHandle> };
 
 const button = 'rounded px-2 py-1 text-sm hover:bg-slate-100 disabled:opacity-40 aria-pressed:bg-indigo-100 aria-pressed:text-indigo-900 dark:hover:bg-slate-800 dark:aria-pressed:bg-indigo-900 dark:aria-pressed:text-indigo-100';
 
-export function EditorToolbar({ editor, onImages }: Props) {
+export function EditorToolbar({ editor, onImages, ref }: Props) {
   const state = useEditorState({
     editor,
     selector: ({ editor: e }) => ({
@@ -28,12 +31,15 @@ export function EditorToolbar({ editor, onImages }: Props) {
   const picker = useRef<HTMLInputElement>(null);
   const [linking, setLinking] = useState<string | null>(null);
   const chain = () => editor.chain().focus();
+  const editLink = () => setLinking(editor.getAttributes('link').href ?? 'https://');
+  useImperativeHandle(ref, () => ({ link: editLink, images: () => picker.current?.click() }));
+  // Each label holds its button's visible text, so that saying what one sees works (voice control).
   const tools: { label: string; text: string; on: boolean; run: () => void }[] = [
-    { label: 'Heading', text: 'H2', on: state.h2, run: () => chain().toggleHeading({ level: 2 }).run() },
-    { label: 'Subheading', text: 'H3', on: state.h3, run: () => chain().toggleHeading({ level: 3 }).run() },
+    { label: 'H2 Heading', text: 'H2', on: state.h2, run: () => chain().toggleHeading({ level: 2 }).run() },
+    { label: 'H3 Subheading', text: 'H3', on: state.h3, run: () => chain().toggleHeading({ level: 3 }).run() },
     { label: 'Bulleted list', text: '• List', on: state.bullets, run: () => chain().toggleBulletList().run() },
-    { label: 'Numbered list', text: '1. List', on: state.numbers, run: () => chain().toggleOrderedList().run() },
-    { label: 'Checklist', text: '☐ Tasks', on: state.tasks, run: () => chain().toggleTaskList().run() },
+    { label: '1. List (numbered)', text: '1. List', on: state.numbers, run: () => chain().toggleOrderedList().run() },
+    { label: 'Tasks (checklist)', text: '☐ Tasks', on: state.tasks, run: () => chain().toggleTaskList().run() },
     { label: 'Code block', text: '</>', on: state.code, run: () => chain().toggleCodeBlock().run() },
     { label: 'Quote', text: '❝', on: state.quote, run: () => chain().toggleBlockquote().run() },
     { label: 'Table', text: '▦ Table', on: state.table, run: () => chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run() },
@@ -51,7 +57,7 @@ export function EditorToolbar({ editor, onImages }: Props) {
         aria-label="Link"
         title="Link"
         aria-pressed={state.link}
-        onClick={() => (state.link ? chain().unsetLink().run() : setLinking(editor.getAttributes('link').href ?? 'https://'))}
+        onClick={() => (state.link ? chain().unsetLink().run() : editLink())}
       >
         🔗 Link
       </button>
@@ -81,8 +87,11 @@ export function EditorToolbar({ editor, onImages }: Props) {
           onSubmit={(event) => {
             event.preventDefault();
             const href = linking.trim();
-            if (/^(https?:|mailto:)/i.test(href)) chain().extendMarkRange('link').setLink({ href }).run();
             setLinking(null);
+            if (!/^(https?:|mailto:)/i.test(href)) return;
+            // With nothing selected the address itself becomes the link's text.
+            if (editor.state.selection.empty && !state.link) chain().insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs: { href } }] }).run();
+            else chain().extendMarkRange('link').setLink({ href }).run();
           }}
         >
           <label className="sr-only" htmlFor="editor-link">
@@ -93,7 +102,11 @@ export function EditorToolbar({ editor, onImages }: Props) {
             autoFocus
             value={linking}
             onChange={(event) => setLinking(event.target.value)}
-            onKeyDown={(event) => event.key === 'Escape' && setLinking(null)}
+            onKeyDown={(event) => {
+              if (event.key !== 'Escape') return;
+              setLinking(null);
+              editor.commands.focus();
+            }}
             className="w-48 rounded border border-slate-300 px-2 py-0.5 text-sm dark:border-slate-600 dark:bg-slate-900"
           />
           <button type="submit" className={button}>

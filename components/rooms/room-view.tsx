@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { LiveSpace, Room } from '@/lib/schemas/rooms.ts';
+import type { LiveSpace, Room, RoomMember } from '@/lib/schemas/rooms.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { ChatPanel } from './chat-panel.tsx';
 import { colorAmong, colorOf } from './colors.ts';
@@ -42,6 +42,8 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
   // Bumped when the server says the room's people or sources changed, and on
   // every (re)connection, which may have missed such news: the panels reload.
   const [changes, setChanges] = useState({ people: 0, sources: 0 });
+  // Whom the editor offers to @mention, read again when the room's people change.
+  const [people, setPeople] = useState<RoomMember['user'][]>([]);
 
   const onEvent = useCallback((event: ServerEvent) => {
     switch (event.kind) {
@@ -117,6 +119,18 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
     return () => awareness.off('change', update);
   }, [connection, user]);
 
+  useEffect(() => {
+    web.call(KIND[kind].api.people, { params: { id: room.id } }).then(
+      (answer) => setPeople(answer.members.map((member) => member.user)),
+      () => setPeople([]),
+    );
+  }, [kind, room.id, changes.people]);
+
+  // A link to a page (`?page=<id>`, as in mention e-mails) opens that page.
+  useEffect(() => {
+    setPageId(new URLSearchParams(window.location.search).get('page'));
+  }, []);
+
   const pages = usePages(connection?.doc ?? null);
   // Stay on the chosen page while it exists; otherwise open the first.
   const current = pages.find((p) => p.id === pageId) ?? pages[0] ?? null;
@@ -146,7 +160,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
             {room.icon ? `${room.icon} ` : ''}
             {room.name}
           </h1>
-          <p className="text-sm text-slate-500">
+          <p className="text-sm text-slate-500 dark:text-slate-400">
             <a className="hover:underline" href={`/${prefix}?workspace=${room.workspace.slug}`}>
               {room.workspace.name}
             </a>{' '}
@@ -195,9 +209,9 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
         <aside>{connection ? <PagesSidebar doc={connection.doc} pages={pages} current={current?.id ?? null} onSelect={setPageId} editable={caps.edit} here={here} /> : null}</aside>
         <div className="min-w-0">
           {connection && current && synced ? (
-            <RoomEditor key={current.id} doc={connection.doc} provider={connection.provider} pageId={current.id} pageTitle={current.title} user={user} editable={caps.edit && status !== 'revoked'} aiSuggest={aiAvailable && 'aiSuggest' in room && room.aiSuggest} imagesPath={kind === 'live' ? `/v1/live-spaces/${room.id}/images` : null} />
+            <RoomEditor key={current.id} kind={kind} roomId={room.id} people={people} doc={connection.doc} provider={connection.provider} pageId={current.id} pageTitle={current.title} user={user} editable={caps.edit && status !== 'revoked'} aiSuggest={aiAvailable && 'aiSuggest' in room && room.aiSuggest} imagesPath={kind === 'live' ? `/v1/live-spaces/${room.id}/images` : null} />
           ) : (
-            <p className="text-sm text-slate-500">{status === 'revoked' ? '' : 'Loading the document…'}</p>
+            <p className="text-sm text-slate-500 dark:text-slate-400">{status === 'revoked' ? '' : 'Loading the document…'}</p>
           )}
         </div>
         <aside>
@@ -209,7 +223,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
                 type="button"
                 aria-selected={tab === t}
                 onClick={() => setTab(t)}
-                className={`border-b-2 px-3 py-1 capitalize ${tab === t ? 'border-brand font-medium text-brand' : 'border-transparent text-slate-600'}`}
+                className={`border-b-2 px-3 py-1 capitalize ${tab === t ? 'border-brand font-medium text-brand dark:text-indigo-300' : 'border-transparent text-slate-600 dark:text-slate-400'}`}
               >
                 {t}
               </button>
@@ -234,7 +248,7 @@ function RoomDanger({ kind, roomId, api }: { kind: RoomKindName; roomId: string;
     <div className="mt-6 border-t border-slate-200 pt-3 text-sm">
       <button
         type="button"
-        className="text-red-700 hover:underline"
+        className="text-red-700 hover:underline dark:text-red-400"
         onClick={async () => {
           if (!window.confirm(`Delete this ${noun.toLowerCase()} for everyone? Its document, chat and sources go with it.`)) return;
           try {
@@ -247,7 +261,7 @@ function RoomDanger({ kind, roomId, api }: { kind: RoomKindName; roomId: string;
       >
         Delete {noun.toLowerCase()}
       </button>
-      {error ? <p role="alert" className="text-red-700">{error}</p> : null}
+      {error ? <p role="alert" className="text-red-700 dark:text-red-400">{error}</p> : null}
     </div>
   );
 }
