@@ -59,6 +59,9 @@ class Refused extends Error {
   }
 }
 
+/** How long a connection waits for a lock another holds; the job's own deadline still applies. */
+const BUSY_TIMEOUT_MS = 5_000;
+
 /** The last reason the authorizer gave for a denial, for the error message. */
 let denied: string | null = null;
 /** True while the worker runs its own statements (transactions, counters), which the sandbox does not apply to. */
@@ -75,7 +78,9 @@ function own<T>(fn: () => T): T {
 let seen: { action: number; table: string | null; db: string | null }[] = [];
 
 function open(file: string, mode: { write: boolean; maxPageCount?: number }): DatabaseSync {
-  const db = new DatabaseSync(file, { defensive: true, allowExtension: false, limits: LIMITS });
+  // Reads of a space run side by side (history.ts): a connection that finds the file
+  // busy (another one switching a new file to WAL) waits for it rather than failing.
+  const db = new DatabaseSync(file, { defensive: true, allowExtension: false, limits: LIMITS, timeout: BUSY_TIMEOUT_MS });
   // No fsyncs: the file is a cache that history.ts rebuilds from Postgres and the blob store.
   db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA wal_autocheckpoint=0; PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON');
   if (mode.maxPageCount) db.exec(`PRAGMA max_page_count=${Math.max(1, Math.floor(mode.maxPageCount))}`);

@@ -1,7 +1,7 @@
 // The space database's queries: reading, writing, the sandbox's refusals,
 // the limits, the runaway-statement kill, and who may do what.
 import { enforcePlanLimits } from '../plan-limits.ts';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { PATCH as patchSpaceRoute } from '@/app/v1/spaces/[id]/route.ts';
 import { config } from '@/lib/config.ts';
 import { closePool } from '@/lib/spacedb/database.ts';
@@ -29,6 +29,26 @@ describe('statements', () => {
 });
 
 describe('queries', () => {
+  it('answers many reads of one space at once, on a database never written and on one with tables', async () => {
+    // Enough query processes for many connections to open the file at the same moment.
+    await closePool();
+    const workers = config.spacedbWorkers;
+    config.spacedbWorkers = 8;
+    onTestFinished(async () => {
+      await closePool();
+      config.spacedbWorkers = workers;
+    });
+    const { token, db } = await setup('dbq-many');
+    // Several people (one person's jobs never take every process), reading at once.
+    const readers = [token, (await signIn('dbq-many-2')).token, (await signIn('dbq-many-3')).token];
+    const answers = (list: { status: number; text: string }[]) => list.map((r) => `${r.status} ${r.status === 200 ? '' : r.text}`.trim());
+    const fresh = await Promise.all(Array.from({ length: 12 }, (_, i) => db.overview({ token: readers[i % 3] })));
+    expect(answers(fresh)).toEqual(Array(12).fill('200'));
+    await sql(db, token, 'CREATE TABLE t (n INTEGER)');
+    const reads = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? db.overview({ token: readers[i % 3] }) : db.query({ token: readers[i % 3] }, { sql: 'SELECT count(*) FROM t' }))));
+    expect(answers(reads)).toEqual(Array(12).fill('200'));
+  });
+
   it('runs reads of one space side by side: a long read does not hold up a short one', async () => {
     const { token, db } = await setup('dbq-side');
     await sql(db, token, 'CREATE TABLE t (n INTEGER)');
