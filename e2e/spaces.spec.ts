@@ -11,7 +11,8 @@ test('a person creates a space, browses what was pushed, reads its history and c
   await page.getByRole('button', { name: 'Create space' }).click();
   await expect(page).toHaveURL(/\/spaces\/sp_[a-z0-9]+$/);
   const spaceId = page.url().split('/').pop()!;
-  await expect(page.getByText('Nothing is published yet')).toBeVisible();
+  // Empty: the person who may push is offered the drop area and this space's commands.
+  await expect(page.getByText('Or publish from a terminal')).toBeVisible();
 
   const { token } = await (await request.post('/v1/auth/dev-login', { data: { handle, label: 'cli' } })).json();
   await push(request, token, spaceId, { 'README.md': '# Handbook\n\nWelcome **aboard**.', 'src/app.js': 'const answer = 42;' }, 'First');
@@ -33,7 +34,7 @@ test('a person creates a space, browses what was pushed, reads its history and c
   // Version 1, through the version picker.
   await page.goto(`/spaces/${spaceId}?path=README.md`);
   // The picker follows at once, with no separate button.
-  await page.getByLabel('Version').selectOption('1');
+  await page.getByLabel('Version', { exact: true }).selectOption('1');
   await expect(page).toHaveURL(/v=1/);
   await expect(page.getByRole('region', { name: 'File README.md' })).not.toContainText('again');
   await expect(page.getByRole('navigation', { name: 'Files' })).not.toContainText('notes.txt');
