@@ -3,7 +3,7 @@
 // page fits the screen and has no serious accessibility violation.
 import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 
 export async function signIn(page: Page, handle: string) {
   await page.goto('/signin');
@@ -47,4 +47,14 @@ export async function expectEveryLook(page: Page, name: string) {
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 844 });
+}
+
+/** A person of their own (a browser context of their own), signed in with the development form. */
+export async function signedInPage(browser: Browser, handle: string, next = '/'): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`/signin?next=${encodeURIComponent(next)}`);
+  await page.getByLabel('Handle').fill(handle);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: `Your account: @${handle}` })).toBeVisible();
+  return page;
 }

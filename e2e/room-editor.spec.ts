@@ -2,19 +2,10 @@
 // types and chosen with the keyboard or a click; "@" lists the room's people
 // and inserts a mention, which e-mails the person mentioned with a link to the
 // page. Checked at 1280 and 390 pixels, light and dark.
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { e2eSmtpPort } from '../playwright.config.ts';
 import { mailText, startSmtpServer } from '../test/smtp-server.ts';
-import { expectAccessible, expectNoSideways } from './helpers.ts';
-
-async function devPerson(browser: Browser, handle: string, next = '/'): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`/signin?next=${encodeURIComponent(next)}`);
-  await page.getByLabel('Handle').fill(handle);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: `Your account: @${handle}` })).toBeVisible();
-  return page;
-}
+import { expectAccessible, expectNoSideways, signedInPage } from './helpers.ts';
 
 test('a person writes with the slash menu and mentions someone of the room, who is e-mailed a link to the page', async ({ browser }) => {
   // Two people, four accessibility checks: longer than a default test.
@@ -33,7 +24,7 @@ test('a person writes with the slash menu and mentions someone of the room, who 
     await expect(bea.getByRole('button', { name: 'Your account: @bea-writer' })).toBeVisible();
 
     // Ada makes a workspace and a room, and adds Bea to it.
-    const ada = await devPerson(browser, 'editor-ada', '/w/new');
+    const ada = await signedInPage(browser, 'editor-ada', '/w/new');
     await ada.getByLabel('Name', { exact: true }).fill('Editor Team');
     await ada.getByLabel('Slug').fill('editor-team');
     await ada.getByRole('button', { name: 'Create workspace' }).click();

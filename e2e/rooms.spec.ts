@@ -1,18 +1,10 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-
-async function newPerson(browser: Browser, handle: string, next = '/'): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`/signin?next=${encodeURIComponent(next)}`);
-  await page.getByLabel('Handle').fill(handle);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: `Your account: @${handle}` })).toBeVisible();
-  return page;
-}
+import { expect, test, type Page } from '@playwright/test';
+import { signedInPage } from './helpers.ts';
 
 test('two people edit one room and see each other’s text, carets, presence and chat without reloading', async ({ browser }) => {
   // Bob exists first so Ada can add him by handle.
-  const bob = await newPerson(browser, 'room-bob');
-  const ada = await newPerson(browser, 'room-ada', '/w/new');
+  const bob = await signedInPage(browser, 'room-bob');
+  const ada = await signedInPage(browser, 'room-ada', '/w/new');
   await ada.getByLabel('Name', { exact: true }).fill('Room Team');
   await ada.getByLabel('Slug').fill('room-team');
   await ada.getByRole('button', { name: 'Create workspace' }).click();
@@ -91,7 +83,7 @@ test('two people edit one room and see each other’s text, carets, presence and
 });
 
 test('a live space’s people and sources panels: invite by e-mail and join from the link, link access, upload, hide from AI, delete', async ({ browser }) => {
-  const owner = await newPerson(browser, 'live-owner', '/w/new');
+  const owner = await signedInPage(browser, 'live-owner', '/w/new');
   await owner.getByLabel('Name', { exact: true }).fill('Live Team');
   await owner.getByLabel('Slug').fill('live-team');
   await owner.getByRole('button', { name: 'Create workspace' }).click();
@@ -138,7 +130,7 @@ test('a live space’s people and sources panels: invite by e-mail and join from
   // Link access: someone signed in with the link joins as a viewer and cannot type.
   await people.getByLabel('Link access').selectOption('viewer');
   await expect(people.getByLabel('Link access')).toHaveValue('viewer');
-  const visitor = await newPerson(browser, 'live-visitor');
+  const visitor = await signedInPage(browser, 'live-visitor');
   await visitor.goto(url);
   await expect(visitor.getByText('you are viewer')).toBeVisible();
   await expect(visitor.getByRole('textbox', { name: 'Page Notes' })).toHaveAttribute('contenteditable', 'false');
@@ -173,7 +165,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 test('a live space’s editor has a toolbar for checklists and tables, and takes images chosen, pasted and dropped, with progress', async ({ browser }) => {
   const handle = `writer-${Date.now().toString(36)}`;
-  const page = await newPerson(browser, handle);
+  const page = await signedInPage(browser, handle);
   const space = await page.evaluate(async (workspace) => {
     const response = await fetch('/v1/live-spaces', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspace, name: 'Board' }) });
     return response.json();
