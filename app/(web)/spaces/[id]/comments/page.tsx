@@ -14,7 +14,7 @@ import { pageCaller } from '@/lib/auth/session.ts';
 import { aliasVersion } from '@/lib/spaces/aliases.ts';
 import { readFile } from '@/lib/spaces/publishing.ts';
 import { pageNonce } from '@/lib/web/nonce.ts';
-import { spacePage } from '@/lib/web/space-page.ts';
+import { spaceHref, spacePage } from '@/lib/web/space-page.ts';
 import { plural } from '@/lib/web/format.ts';
 
 export const metadata: Metadata = { title: 'Comments' };
@@ -59,10 +59,6 @@ async function previewOf(space: Space, alias: string | undefined): Promise<Previ
   return alias && version !== null ? { alias, version } : null;
 }
 
-function commentsHref(spaceId: string, params: Record<string, string | undefined>) {
-  const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  return `/spaces/${spaceId}/comments?${query}`;
-}
 
 /** The ids of the people the viewer blocked (none for a guest). */
 async function blockedIds(caller: Caller): Promise<string[]> {
@@ -76,7 +72,7 @@ async function AllThreads({ space, preview }: { space: Space; preview: Preview }
   const alias = preview?.alias;
   const review = preview ? (
     <p className="mb-3 text-sm">
-      <a href={commentsHref(space.id, { path: 'index.html', alias, review: '1' })} className="text-brand underline dark:text-indigo-300">
+      <a href={spaceHref(space.id, 'comments', { path: 'index.html', alias, review: '1' })} className="text-brand underline dark:text-indigo-300">
         Review the preview’s home page
       </a>
     </p>
@@ -103,7 +99,7 @@ async function AllThreads({ space, preview }: { space: Space; preview: Preview }
         {[...files].map(([path, count]) => (
           <tr key={path}>
             <Cell>
-              <a href={commentsHref(space.id, { path, alias })} className="font-mono text-brand">
+              <a href={spaceHref(space.id, 'comments', { path, alias })} className="font-mono text-brand">
                 {path}
               </a>
             </Cell>
@@ -115,7 +111,7 @@ async function AllThreads({ space, preview }: { space: Space; preview: Preview }
       <ul aria-label="Threads" className="space-y-2 text-sm">
         {threads.map((t) => (
           <li key={t.id} className="rounded-lg border border-slate-200 p-3">
-            <a href={`${commentsHref(space.id, { path: t.path, alias: t.alias ?? undefined })}#${t.id}`} className="font-mono text-brand">
+            <a href={`${spaceHref(space.id, 'comments', { path: t.path, alias: t.alias ?? undefined })}#${t.id}`} className="font-mono text-brand">
               {t.path}
             </a>{' '}
             {t.alias ? <>· via <span className="font-mono">{t.alias}</span> </> : null}
@@ -149,7 +145,7 @@ async function FileWithComments({ space, path, review, preview }: { space: Space
   const html = /^text\/html/.test(file.file.contentType) && file.file.text;
   const toggle = html ? (
     <p className="mb-3 text-sm">
-      <a href={commentsHref(space.id, { path, alias: preview?.alias, review: review ? undefined : '1' })} className="text-brand underline">
+      <a href={spaceHref(space.id, 'comments', { path, alias: preview?.alias, review: review ? undefined : '1' })} className="text-brand underline">
         {review ? 'Show the source' : 'Review the page'}
       </a>
     </p>
