@@ -96,7 +96,7 @@ test('a person follows the bell to mentions, replies, resolutions and invitation
 
   // Mail: mentions only at first; the reader adds replies.
   await page.goto('/settings/preferences');
-  const mentions = page.getByRole('checkbox', { name: 'Someone @mentions you in a comment' });
+  const mentions = page.getByRole('checkbox', { name: 'Someone @mentions you in a comment or a room' });
   const replies = page.getByRole('checkbox', { name: 'Someone replies to your comment thread' });
   await expect(mentions).toBeChecked();
   await expect(replies).not.toBeChecked();

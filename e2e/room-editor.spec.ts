@@ -1,13 +1,14 @@
 // The room editor people write in: "/" opens a menu of blocks, narrowed as one
 // types and chosen with the keyboard or a click; "@" lists the room's people
-// and inserts a mention, which e-mails the person mentioned with a link to the
-// page. Checked at 1280 and 390 pixels, light and dark.
+// and inserts a mention, which reaches the person mentioned in their inbox and
+// by e-mail, both linking to the page. Checked at 1280 and 390 pixels, light
+// and dark.
 import { expect, test, type Page } from '@playwright/test';
 import { e2eSmtpPort } from '../playwright.config.ts';
 import { mailText, startSmtpServer } from '../test/smtp-server.ts';
 import { expectAccessible, expectNoSideways, signedInPage } from './helpers.ts';
 
-test('a person writes with the slash menu and mentions someone of the room, who is e-mailed a link to the page', async ({ browser }) => {
+test('a person writes with the slash menu and mentions someone of the room, who follows the bell or the mail to the page', async ({ browser }) => {
   // Two people, four accessibility checks: longer than a default test.
   test.setTimeout(120_000);
   const smtp = await startSmtpServer(e2eSmtpPort);
@@ -112,7 +113,7 @@ test('a person writes with the slash menu and mentions someone of the room, who 
     await ada.setViewportSize({ width: 1280, height: 844 });
     const told = ada.waitForResponse((response) => response.url().endsWith(`/v1/rooms/${roomId}/mentions`));
     await ada.keyboard.press('Enter');
-    expect(await (await told).json()).toEqual({ mailed: true });
+    expect(await (await told).json()).toEqual({ notified: true, mailed: true });
     await expect(editor.locator('.mention')).toHaveText('@bea-writer');
     await ada.keyboard.type('about the tents.');
     await expect(editor.getByText('Ask @bea-writer about the tents.', { exact: true })).toBeVisible();
@@ -138,11 +139,24 @@ test('a person writes with the slash menu and mentions someone of the room, who 
     await expect(editor.locator('table tr')).toHaveCount(3);
     await expect(editor).toBeFocused();
 
-    // Bea follows the link in her mail to the page, and sees the mention.
-    // Read as sent (7bit): decoding quoted-printable would take the page id's "=49…" for an escape.
-    await bea.goto(new RegExp(`http://localhost:\\d+/rooms/${roomId}\\?page=[\\w-]+`).exec(smtp.mails[1].data)![0]);
+    // The mail links to the page; so does Bea's inbox, where she follows the bell to it and sees the mention.
+    const pageLink = new RegExp(`http://localhost:\\d+(/rooms/${roomId}\\?page=[\\w-]+)`).exec(mail)!;
+    await bea.goto('/');
+    const bell = bea.getByRole('link', { name: /^Notifications/ });
+    await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+    await bell.click();
+    const entry = bea.getByRole('link', { name: /@editor-ada mentioned you on a page of Field trip$/ });
+    await expect(entry).toHaveAttribute('href', pageLink[1]);
+    await bea.setViewportSize({ width: 390, height: 844 });
+    await bea.emulateMedia({ colorScheme: 'dark' });
+    await bea.screenshot({ path: '.atrium/test-results/e2e/room-editor-inbox-390-dark.png' });
+    await expectAccessible(bea);
+    await expectNoSideways(bea);
+    await entry.click();
+    await expect(bea).toHaveURL(new RegExp(`/rooms/${roomId}\\?page=`));
     const beaEditor = bea.getByRole('textbox', { name: 'Page Page 1' });
     await expect(beaEditor.locator('.mention')).toHaveText('@bea-writer');
+    await expect(bell).toHaveAccessibleName('Notifications');
 
     // The Markdown export has the blocks and the mention.
     await expect

@@ -50,7 +50,8 @@ export async function startSmtpServer(port = 0): Promise<{ url: string; mails: M
   };
 }
 
-/** The decoded text of a message (nodemailer sends quoted-printable). */
+/** The decoded text of a message: nodemailer sends short lines as they are (7bit) and long ones quoted-printable. */
 export function mailText(mail: Mail): string {
+  if (!/^content-transfer-encoding: quoted-printable/im.test(mail.data)) return mail.data;
   return mail.data.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }

@@ -13,6 +13,7 @@ import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { log } from '../log.ts';
 import { sendMail } from '../mail/mailer.ts';
+import { roomPath } from '../rooms/paths.ts';
 import type { Notification, NotificationKind, NotificationPage } from '../schemas/notifications.ts';
 import { notificationText } from './text.ts';
 
@@ -28,6 +29,8 @@ export type NewNotification = {
   spaceId?: string;
   commentId?: string;
   appId?: string;
+  roomId?: string;
+  pageId?: string;
   role?: WorkspaceRole;
 };
 
@@ -50,14 +53,16 @@ export function queueNotifications(client: Pick<Prisma.TransactionClient, 'notif
 /**
  * After the commit: trims the recipients' inboxes and mails those who want
  * this kind by mail. Best effort: a failure is logged, the event stands.
+ * Answers how many messages went out.
  */
-export async function deliverNotifications(rows: Row[]): Promise<void> {
-  if (!rows.length) return;
+export async function deliverNotifications(rows: Row[]): Promise<number> {
+  if (!rows.length) return 0;
   try {
     await trimInboxes(rows.map((r) => r.userId));
-    if (config.smtpUrl) await mailNotifications(rows);
+    return config.smtpUrl ? await mailNotifications(rows) : 0;
   } catch (error) {
     log.warn('notification delivery failed', { notifications: rows.map((r) => r.id), error: String(error) });
+    return 0;
   }
 }
 
@@ -70,7 +75,8 @@ async function trimInboxes(userIds: string[]): Promise<void> {
     WHERE n."seq" = r."seq" AND (r.rank > ${INBOX_CAP} OR (n."readAt" IS NOT NULL AND n."createdAt" < now() - make_interval(days => ${READ_KEPT_DAYS})))`;
 }
 
-async function mailNotifications(rows: Row[]): Promise<void> {
+async function mailNotifications(rows: Row[]): Promise<number> {
+  let sent = 0;
   const recipients = await db.user.findMany({ where: { id: { in: rows.map((r) => r.userId) }, email: { not: null } }, select: { id: true, email: true, mailOn: true } });
   for (const recipient of recipients) {
     const row = rows.find((r) => r.userId === recipient.id)!;
@@ -78,8 +84,9 @@ async function mailNotifications(rows: Row[]): Promise<void> {
     const [notification] = (await readNotifications(recipient.id, { id: row.id }, 1)).notifications;
     if (!notification) continue;
     const { title, detail } = notificationText(notification);
-    await sendMail({ to: recipient.email!, subject: title, text: `${title}${detail ? `:\n\n${detail}` : '.'}\n\nOpen it: ${config.publicUrl}${notification.path}\n\nChoose which notifications are e-mailed to you: ${config.publicUrl}/settings/preferences\n` });
+    if (await sendMail({ to: recipient.email!, subject: title, text: `${title}${detail ? `:\n\n${detail}` : '.'}\n\nOpen it: ${config.publicUrl}${notification.path}\n\nChoose which notifications are e-mailed to you: ${config.publicUrl}/settings/preferences\n` })) sent++;
   }
+  return sent;
 }
 
 const include = {
@@ -88,12 +95,14 @@ const include = {
   space: { select: { id: true, name: true } },
   comment: { select: { id: true, path: true, body: true } },
   app: { select: { id: true, name: true } },
+  room: { select: { id: true, kind: true, name: true } },
 } satisfies Prisma.NotificationInclude;
 
 type Stored = Prisma.NotificationGetPayload<{ include: typeof include }>;
 
 function placeOf(n: Stored, joined: Set<string>): string {
   if (n.comment && n.space) return `/spaces/${n.space.id}/comments?path=${encodeURIComponent(n.comment.path)}#${n.comment.id}`;
+  if (n.room) return `${roomPath(n.room.kind, n.room.id)}?page=${encodeURIComponent(n.pageId!)}`;
   if (n.app) return `/apps/${n.app.id}`;
   // An invitation not yet answered is answered on the dashboard.
   return joined.has(n.workspaceId) ? `/w/${n.workspace.slug}` : '/';
@@ -110,6 +119,7 @@ function notificationOut(n: Stored, joined: Set<string>): Notification {
     space: n.space,
     comment: n.comment && { ...n.comment, body: n.comment.body.slice(0, 200) },
     app: n.app,
+    room: n.room && { ...n.room, pageId: n.pageId! },
     role: n.role,
     path: placeOf(n, joined),
   };

@@ -6,6 +6,7 @@ export function notificationText(n: Notification): { title: string; detail: stri
   const where = n.comment && n.space ? `${n.comment.path} in ${n.space.name}` : '';
   switch (n.kind) {
     case 'mention':
+      if (n.room) return { title: `${who} mentioned you on a page of ${n.room.name}`, detail: null };
       return { title: `${who} mentioned you on ${where}`, detail: n.comment!.body };
     case 'reply':
       return { title: `${who} replied to your thread on ${where}`, detail: n.comment!.body };

@@ -1,20 +1,18 @@
 // @mentions in a room's document: the editor inserts a mention node
 // (lib/rooms/editor-schema.ts) and then asks the API to tell the person. The
-// person must be one of the room's people; they are e-mailed when SMTP is set,
-// at most once per page per MENTION_QUIET_SECONDS however often they are
-// mentioned there, so that typing and retyping a mention sends one message.
+// person must be one of the room's people; they are notified (in the inbox, and
+// by mail as their preferences say) at most once per page per
+// MENTION_QUIET_SECONDS however often they are mentioned there, so that typing
+// and retyping a mention tells them once.
 import type { SignedInCaller } from '../access/caller.ts';
 import { KIND_NOUN, roomAccess } from '../access/rooms.ts';
 import type { Actor } from '../auth/tokens.ts';
-import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import type { RoomKind } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { log } from '../log.ts';
-import { sendMail } from '../mail/mailer.ts';
+import { deliverNotifications, eventNotifications, queueNotifications } from '../notifications/notifications.ts';
 import { roomPeople } from './people.ts';
-import { roomPath } from './rooms.ts';
 
 export const MENTION_QUIET_SECONDS = 300;
 export const MENTIONS_PER_AUTHOR = 30;
@@ -36,31 +34,21 @@ export async function mentionInRoom({ actor }: SignedInCaller, kind: RoomKind, i
   await roomAccess(actor.user.id, kind, id, 'edit');
   const person = (await roomPeople(id)).find((m) => m.user.handle === input.handle)?.user;
   if (!person) throw new ApiError('not_found', `Nobody with the handle @${input.handle} is in this ${KIND_NOUN[kind]}.`);
-  if (person.id === actor.user.id) return { mailed: false };
+  if (person.id === actor.user.id) return { notified: false, mailed: false };
   await byAuthor.consume(actor.user.id);
-  return { mailed: await notifyRoomMention({ id, kind }, actor, person, input.pageId) };
+  return notifyRoomMention({ id, kind }, actor, person, input.pageId);
 }
 
 /**
- * Tells `person` that `author` mentioned them on a page of the room: by e-mail
- * when SMTP is set and they have an address, unless they were told about this
- * page in the last few minutes. True when a message went out.
+ * Tells `person` that `author` mentioned them on a page of the room: a
+ * notification in their inbox, mailed as their preferences say when SMTP is
+ * set, unless they were told about this page in the last few minutes.
  */
-export async function notifyRoomMention(room: { id: string; kind: RoomKind }, author: Actor, person: Person, pageId: string): Promise<boolean> {
+export async function notifyRoomMention(room: { id: string; kind: RoomKind }, author: Actor, person: Person, pageId: string): Promise<{ notified: boolean; mailed: boolean }> {
   const { consumed } = await told.penalize(`${room.id}:${pageId}:${person.id}`);
-  if (consumed > 1 || !config.smtpUrl) return false;
-  const [user, { name }] = await Promise.all([
-    db.user.findUnique({ where: { id: person.id }, select: { email: true } }),
-    db.room.findUniqueOrThrow({ where: { id: room.id }, select: { name: true } }),
-  ]);
-  if (!user?.email) return false;
-  const who = author.user.name ? `${author.user.name} (@${author.user.handle})` : `@${author.user.handle}`;
-  const link = `${config.publicUrl}${roomPath(room.kind, room.id)}?page=${encodeURIComponent(pageId)}`;
-  try {
-    return await sendMail({ to: user.email, subject: `${who} mentioned you in ${name}`, text: `${who} mentioned you on a page of ${name}.\n\nOpen it: ${link}\n` });
-  } catch (error) {
-    // Best effort, as comment mentions: the mention stands in the document either way.
-    log.warn('room mention mail failed', { room: room.id, error: String(error) });
-    return false;
-  }
+  if (consumed > 1) return { notified: false, mailed: false };
+  const { workspaceId } = await db.room.findUniqueOrThrow({ where: { id: room.id }, select: { workspaceId: true } });
+  const rows = eventNotifications(author.user.id, [{ userId: person.id, kind: 'mention', workspaceId, roomId: room.id, pageId }]);
+  await queueNotifications(db, rows);
+  return { notified: rows.length > 0, mailed: (await deliverNotifications(rows)) > 0 };
 }

@@ -18,9 +18,8 @@ import { publishRoomEvent } from './bus.ts';
 import { aiLimit, draftFromPrompt } from './ai.ts';
 import { documentMarkdown, documentPages, initialDocument, TEMPLATES, type Page } from './document.ts';
 import { currentRoomState } from './document-store.ts';
+import { PREFIX, roomPath } from './paths.ts';
 import { addPeople } from './people.ts';
-
-export const PREFIX: Record<RoomKind, string> = { room: 'rooms', live: 'live-spaces' };
 
 /** How long creating a room waits for the AI draft of its prompt before starting without it. */
 export const DRAFT_TIMEOUT_MS = 15_000;
@@ -61,10 +60,6 @@ type RecordRow = {
   members: { role: RoomRole }[];
   workspace: { id: string; slug: string; name: string; memberships: { role: import('../db/generated/client.ts').WorkspaceRole }[] };
 };
-
-export function roomPath(kind: RoomKind, id: string) {
-  return `/${PREFIX[kind]}/${id}`;
-}
 
 function toRecord(row: RecordRow): Room | LiveSpace {
   const role = callerRoomRole(row)!;

@@ -8,7 +8,7 @@ import { workspaceRole } from './workspaces.ts';
 
 export const notificationKind = z
   .enum(['mention', 'reply', 'resolved', 'invited', 'role_changed', 'app_live'])
-  .meta({ description: 'mention: you were @mentioned in a comment; reply: someone replied to your thread; resolved: your thread was resolved; invited: you were invited to a workspace; role_changed: your role in a workspace changed; app_live: an app of your workspace went live.' });
+  .meta({ description: 'mention: you were @mentioned in a comment or on a page of a room or live space; reply: someone replied to your thread; resolved: your thread was resolved; invited: you were invited to a workspace; role_changed: your role in a workspace changed; app_live: an app of your workspace went live.' });
 
 export const notification = z
   .object({
@@ -21,6 +21,10 @@ export const notification = z
     space: z.object({ id: z.string(), name: z.string() }).nullable().meta({ description: 'The space of the comment (mention, reply, resolved).' }),
     comment: z.object({ id: z.string(), path: z.string(), body: z.string() }).nullable().meta({ description: 'The comment: the new one (mention, reply) or the resolved thread; body is its first 200 characters.' }),
     app: z.object({ id: z.string(), name: z.string() }).nullable(),
+    room: z
+      .object({ id: z.string(), kind: z.enum(['room', 'live']), name: z.string(), pageId: z.string() })
+      .nullable()
+      .meta({ description: 'The room or live space, and the page of it, where you were mentioned (mention on a page).' }),
     role: workspaceRole.nullable().meta({ description: 'The role offered (invited) or given (role_changed).' }),
     path: z.string().meta({ description: 'Its place in the web app.' }),
   })

@@ -250,12 +250,15 @@ function roomEndpoints(prefix: '/v1/rooms' | '/v1/live-spaces', acceptPath: stri
     mention: endpoint({
       method: 'POST',
       path: `${prefix}/{id}/mentions`,
-      summary: 'Tell one of its people they were mentioned on a page (e-mailed when SMTP is set, once per page per few minutes)',
+      summary: 'Tell one of its people they were mentioned on a page: a notification, e-mailed as they chose when SMTP is set; once per person and page every few minutes',
       tag,
       auth: 'user',
       params: z.object(p),
       body: z.object({ handle, pageId: text().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be a page id') }),
-      response: z.object({ mailed: z.boolean().meta({ description: 'Whether an e-mail went out now.' }) }),
+      response: z.object({
+        notified: z.boolean().meta({ description: 'Whether a notification was added to their inbox now (not when they were told of this page in the last few minutes, nor for oneself).' }),
+        mailed: z.boolean().meta({ description: 'Whether an e-mail went out now.' }),
+      }),
       errors: [403, 404, 429],
     }),
     sources: endpoint({

@@ -1,6 +1,7 @@
 // @mentions in a room's document (POST …/mentions): the person mentioned, one
-// of the room's people, is e-mailed once per page per few minutes, never the
-// author; outsiders learn nothing of the room.
+// of the room's people, is notified in their inbox and e-mailed once per page
+// per few minutes, never the author; outsiders learn nothing of the room, and
+// the notification is seen only while the person is still of the room.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
@@ -39,7 +40,7 @@ describe('mentions in rooms', () => {
     const { member, viewer, owner } = people;
     const first = await mention(member, viewer.handle);
     expect(first.status).toBe(200);
-    expect(first.json).toEqual({ mailed: true });
+    expect(first.json).toEqual({ notified: true, mailed: true });
     expect(smtp.mails.map((m) => m.to)).toEqual([[`<${viewer.handle}@example.com>`]]);
     const text = mailText(smtp.mails[0]);
     expect(text).toContain(`@${member.handle} mentioned you`);
@@ -47,18 +48,18 @@ describe('mentions in rooms', () => {
     expect(text).toContain(`${config.publicUrl}/rooms/${room}?page=page1`);
 
     // Mentioned again on the page, by anyone: no second message for a while.
-    expect((await mention(member, viewer.handle)).json).toEqual({ mailed: false });
-    expect((await mention(owner, viewer.handle)).json).toEqual({ mailed: false });
+    expect((await mention(member, viewer.handle)).json).toEqual({ notified: false, mailed: false });
+    expect((await mention(owner, viewer.handle)).json).toEqual({ notified: false, mailed: false });
     expect(smtp.mails).toHaveLength(1);
     // Another page is another message; mentioning oneself tells nobody.
-    expect((await mention(member, viewer.handle, 'page2')).json).toEqual({ mailed: true });
-    expect((await mention(member, member.handle, 'page3')).json).toEqual({ mailed: false });
+    expect((await mention(member, viewer.handle, 'page2')).json).toEqual({ notified: true, mailed: true });
+    expect((await mention(member, member.handle, 'page3')).json).toEqual({ notified: false, mailed: false });
     expect(smtp.mails.map((m) => m.to)).toEqual([[`<${viewer.handle}@example.com>`], [`<${viewer.handle}@example.com>`]]);
   });
 
   it('mentions anyone of the room: workspace members and people added to it', async () => {
-    expect((await mention(people.owner, people.guest.handle)).json).toEqual({ mailed: true });
-    expect((await mention(people.owner, people.member.handle, 'page9')).json).toEqual({ mailed: true });
+    expect((await mention(people.owner, people.guest.handle)).json).toEqual({ notified: true, mailed: true });
+    expect((await mention(people.owner, people.member.handle, 'page9')).json).toEqual({ notified: true, mailed: true });
   });
 
   it('refuses those who cannot edit, people who are not of the room, and hides the room from outsiders', async () => {
@@ -92,9 +93,69 @@ describe('mentions in rooms', () => {
     const url = config.smtpUrl;
     config.smtpUrl = undefined;
     try {
-      expect((await mention(people.member, people.owner.handle, 'quiet')).json).toEqual({ mailed: false });
+      expect((await mention(people.member, people.owner.handle, 'quiet')).json).toEqual({ notified: true, mailed: false });
     } finally {
       config.smtpUrl = url;
     }
+  });
+
+  it('puts the mention in the inbox, linked to the page, while the person is of the room', async () => {
+    const { owner, member } = people;
+    const reader = await w.signIn();
+    await w.must(200, 'POST', `/v1/rooms/${room}/people`, { as: owner, body: { to: reader.handle, role: 'editor' } });
+    expect((await mention(member, reader.handle, 'plan-b')).json).toEqual({ notified: true, mailed: false });
+    // Mentioned again there by someone else: one entry still.
+    expect((await mention(owner, reader.handle, 'plan-b')).json).toEqual({ notified: false, mailed: false });
+    const inbox = await w.must(200, 'GET', '/v1/notifications', { as: reader });
+    expect(inbox.unread).toBe(1);
+    expect(inbox.notifications).toHaveLength(1);
+    expect(inbox.notifications[0]).toMatchObject({
+      kind: 'mention',
+      read: false,
+      actor: { handle: member.handle },
+      workspace: { slug: w.slug },
+      room: { id: room, kind: 'room', name: 'Launch plan', pageId: 'plan-b' },
+      comment: null,
+      space: null,
+      path: `/rooms/${room}?page=plan-b`,
+    });
+    const id = inbox.notifications[0].id;
+
+    // Taken out of the room, they no longer see it (nor can mark it read); put back, they do.
+    await w.must(204, 'DELETE', `/v1/rooms/${room}/people/${reader.handle}`, { as: owner });
+    expect((await w.must(200, 'GET', '/v1/notifications', { as: reader })).notifications).toEqual([]);
+    expect((await w.call('POST', '/v1/notifications/read', { as: reader, body: { ids: [id] } })).status).toBe(404);
+    await w.must(200, 'POST', `/v1/rooms/${room}/people`, { as: owner, body: { to: reader.handle, role: 'editor' } });
+    expect((await w.must(200, 'POST', '/v1/notifications/read', { as: reader, body: { ids: [id] } })).unread).toBe(0);
+  });
+
+  it('mails a room mention only to those who keep "mention" in their preferences', async () => {
+    const { owner, viewer } = people;
+    await w.must(200, 'PATCH', '/v1/me/preferences', { as: viewer, body: { mailOn: [] } });
+    try {
+      const before = smtp.mails.length;
+      expect((await mention(owner, viewer.handle, 'no-mail')).json).toEqual({ notified: true, mailed: false });
+      expect(smtp.mails.length).toBe(before);
+    } finally {
+      await w.must(200, 'PATCH', '/v1/me/preferences', { as: viewer, body: { mailOn: ['mention'] } });
+    }
+  });
+
+  it('links a mention in a live space to the live space', async () => {
+    const { owner, member } = people;
+    const live = (await w.must(200, 'POST', '/v1/live-spaces', { as: owner, body: { workspace: w.slug, name: 'Wiki' } })).id;
+    expect((await w.call('POST', `/v1/live-spaces/${live}/mentions`, { as: owner, body: { handle: member.handle, pageId: 'home' } })).json).toEqual({ notified: true, mailed: true });
+    const [latest] = (await w.must(200, 'GET', '/v1/notifications', { as: member })).notifications;
+    expect(latest).toMatchObject({ room: { id: live, kind: 'live', name: 'Wiki', pageId: 'home' }, path: `/live-spaces/${live}?page=home` });
+    expect(mailText(smtp.mails.at(-1)!)).toContain(`${config.publicUrl}/live-spaces/${live}?page=home`);
+  });
+
+  it('tells once when the same mention arrives many times at once', async () => {
+    const { owner, guest } = people;
+    const answers = await Promise.all(Array.from({ length: 12 }, () => mention(owner, guest.handle, 'race')));
+    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+    expect(answers.filter((a) => a.json.notified)).toHaveLength(1);
+    const inbox = await w.must(200, 'GET', '/v1/notifications', { as: guest, query: { limit: '100' } });
+    expect(inbox.notifications.filter((n: { room: { pageId: string } | null }) => n.room?.pageId === 'race')).toHaveLength(1);
   });
 });

@@ -7,7 +7,7 @@ import { notificationKind, type NotificationKind } from '@/lib/schemas/notificat
 import { web } from '@/lib/web/api-client.ts';
 
 const LABELS: Record<NotificationKind, string> = {
-  mention: 'Someone @mentions you in a comment',
+  mention: 'Someone @mentions you in a comment or a room',
   reply: 'Someone replies to your comment thread',
   resolved: 'Someone resolves your comment thread',
   invited: 'You are invited to a workspace',
