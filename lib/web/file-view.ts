@@ -146,10 +146,13 @@ export function resolveRelative(filePath: string, target: string): { path: strin
   if (!target || target.startsWith('#') || target.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(target)) return null;
   const dir = filePath.includes('/') ? filePath.slice(0, filePath.lastIndexOf('/') + 1) : '';
   // A made-up origin: only the path arithmetic of URL is wanted ("..", "./").
-  const url = new URL(target, `http://space.invalid/${dir.split('/').map(encodeURIComponent).join('/')}`);
+  const url = new URL(target, `http://space.invalid/${encodePath(dir)}`);
   const path = decodeURIComponent(url.pathname.slice(1));
   return { path, hash: url.hash, query: url.search };
 }
+
+/** A file's path as URL segments, each escaped, its slashes kept. */
+export const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 export type LinkContext = { spaceId: string; version: number; siteUrl: string; latest: number };
 
@@ -170,5 +173,5 @@ export function spaceLink(ctx: LinkContext, filePath: string, target: string): s
 export function spaceAsset(ctx: LinkContext, filePath: string, target: string): string {
   const resolved = resolveRelative(filePath, target);
   if (!resolved) return target;
-  return `${ctx.siteUrl}${resolved.path.split('/').map(encodeURIComponent).join('/')}?v=${ctx.version}`;
+  return `${ctx.siteUrl}${encodePath(resolved.path)}?v=${ctx.version}`;
 }

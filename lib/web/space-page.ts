@@ -30,7 +30,6 @@ export type SearchParams = Record<string, string | string[] | undefined>;
 
 export const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
 export const versionNumber = (value: string | undefined) => (value && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : undefined);
-export const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 /** A space page's address with query parameters (empty ones left out). */
 export function spaceHref(id: string, tab: string, params: Record<string, string | number | undefined> = {}): string {

@@ -4,10 +4,15 @@ import { FileTree } from '@/components/spaces/file-tree.tsx';
 import { FileViewer } from '@/components/spaces/file-viewer.tsx';
 import { fileTree, fileView, folderAt, htmlLines, lineHash, lineRange, readmeOf, typeLabel } from '@/lib/web/file-view.ts';
 
-const render = (path: string, content: string, contentType = 'text/plain') =>
-  renderToStaticMarkup(
-    <FileViewer path={path} contentType={contentType} size={content.length} text truncated={false} content={content} rawUrl="/s/sp_x/f?v=1" downloadUrl="/dl" />,
-  );
+const space = { id: 'sp_x', url: 'http://localhost/s/sp_x/', latestVersion: 3 };
+/** A file of version 2 of the space, as readFile answers it. */
+const stored = (path: string, content: string, contentType = 'text/plain', text = true) => ({
+  versionNumber: 2,
+  file: { path, sha256: '0'.repeat(64), size: content.length, contentType, text, truncated: false },
+  content,
+  rawUrl: `${space.url}${path}?v=2`,
+});
+const render = (path: string, content: string, contentType = 'text/plain') => renderToStaticMarkup(<FileViewer space={space} stored={stored(path, content, contentType)} />);
 
 describe('showing published files, which are untrusted', () => {
   it('renders markdown without its raw HTML or script links', () => {
@@ -33,7 +38,7 @@ describe('showing published files, which are untrusted', () => {
   it('shows images by their URL and offers other binary files for download', () => {
     expect(fileView('logo.png', 'image/png', false, '').kind).toBe('image');
     expect(fileView('data.bin', 'application/octet-stream', false, '').kind).toBe('binary');
-    expect(renderToStaticMarkup(<FileViewer path="data.bin" contentType="application/octet-stream" size={3} text={false} truncated={false} content="" rawUrl={null} downloadUrl="/dl" />)).toContain('download it');
+    expect(renderToStaticMarkup(<FileViewer space={space} stored={stored('data.bin', '', 'application/octet-stream', false)} />)).toContain('download it');
   });
 });
 
@@ -104,9 +109,7 @@ describe('numbered lines', () => {
   });
 
   it('numbers the lines on the Files tab only, each an anchor to link to', () => {
-    const numbered = renderToStaticMarkup(
-      <FileViewer path="a.txt" contentType="text/plain" size={5} text truncated={false} content={'x\n<y>\n'} rawUrl={null} downloadUrl="/dl" lineLinks />,
-    );
+    const numbered = renderToStaticMarkup(<FileViewer space={space} stored={stored('a.txt', 'x\n<y>\n')} lineLinks />);
     expect(numbered).toContain('id="L2" href="#L2"');
     expect(numbered).toContain('&lt;y&gt;');
     expect(numbered).not.toContain('id="L3"');
@@ -115,11 +118,7 @@ describe('numbered lines', () => {
 });
 
 describe('relative links in rendered markdown', () => {
-  const links = { spaceId: 'sp_x', version: 2, siteUrl: 'http://localhost/s/sp_x/', latest: 3 };
-  const md = (path: string, content: string) =>
-    renderToStaticMarkup(
-      <FileViewer path={path} contentType="text/markdown" size={content.length} text truncated={false} content={content} rawUrl={null} downloadUrl="/dl" links={links} />,
-    );
+  const md = (path: string, content: string) => render(path, content, 'text/markdown');
 
   it("resolves links against the file's folder, in the same space and version", () => {
     const html = md('README.md', '[about](about/index.html) [docs](docs/) [top](#top) [site](https://example.com/x)');

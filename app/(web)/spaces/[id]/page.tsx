@@ -13,7 +13,7 @@ import { spaceCommands } from '@/lib/web/cli-commands.ts';
 import { formatBytes, formatTime } from '@/lib/web/format.ts';
 import { fileTree, folderAt, readmeOf, type TreeFolder } from '@/lib/web/file-view.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
-import { encodePath, one, spaceHref, spacePage, versionNumber, type SearchParams } from '@/lib/web/space-page.ts';
+import { one, spaceHref, spacePage, versionNumber, type SearchParams } from '@/lib/web/space-page.ts';
 
 export const metadata: Metadata = { title: 'Space' };
 export const dynamic = 'force-dynamic';
@@ -68,15 +68,8 @@ export default async function FilesPage({ params, searchParams }: { params: Prom
   const folderHref = (d: string) => spaceHref(space.id, '', { v, dir: d });
   const viewer = file ? (
     <FileViewer
-      path={file.file.path}
-      contentType={file.file.contentType}
-      size={file.file.size}
-      text={file.file.text}
-      truncated={file.file.truncated}
-      content={file.content}
-      rawUrl={file.rawUrl}
-      downloadUrl={`/v1/spaces/${space.id}/download/${encodePath(file.file.path)}?v=${file.versionNumber}`}
-      links={{ spaceId: space.id, version: file.versionNumber, siteUrl: space.url, latest: space.latestVersion }}
+      space={space}
+      stored={file}
       historyUrl={spaceHref(space.id, 'history', { file: file.file.path })}
       commentsUrl={spaceHref(space.id, 'comments', { path: file.file.path })}
       lineLinks

@@ -14,17 +14,14 @@ import { pageCaller } from '@/lib/auth/session.ts';
 import { aliasVersion } from '@/lib/spaces/aliases.ts';
 import { readFile } from '@/lib/spaces/publishing.ts';
 import { pageNonce } from '@/lib/web/nonce.ts';
-import { spaceHref, spacePage } from '@/lib/web/space-page.ts';
+import { encodePath } from '@/lib/web/file-view.ts';
+import { one, spaceHref, spacePage, type SearchParams } from '@/lib/web/space-page.ts';
 import { plural } from '@/lib/web/format.ts';
 
 export const metadata: Metadata = { title: 'Comments' };
 export const dynamic = 'force-dynamic';
 
-type Search = Record<string, string | string[] | undefined>;
-const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
-const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
-
-export default async function CommentsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Search> }) {
+export default async function CommentsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> }) {
   const { id } = await params;
   const search = await searchParams;
   const { space } = await spacePage(id);
@@ -163,17 +160,7 @@ async function FileWithComments({ space, path, review, preview }: { space: Space
     <>
       {toggle}
       <CommentedFile {...common}>
-        <FileViewer
-          path={file.file.path}
-          contentType={file.file.contentType}
-          size={file.file.size}
-          text={file.file.text}
-          truncated={file.file.truncated}
-          content={file.content}
-          rawUrl={file.rawUrl}
-          downloadUrl={`/v1/spaces/${space.id}/download/${encodePath(file.file.path)}?v=${file.versionNumber}`}
-          links={{ spaceId: space.id, version: file.versionNumber, siteUrl: space.url, latest: space.latestVersion }}
-        />
+        <FileViewer space={space} stored={file} />
       </CommentedFile>
     </>
   );
