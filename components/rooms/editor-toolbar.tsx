@@ -11,7 +11,7 @@ export type EditorToolbarHandle = { link: () => void; images: () => void };
 
 type Props = { editor: Editor; onImages: ((files: File[]) => void) | null; ref?: Ref<EditorToolbarHandle> };
 
-const button = 'rounded px-2 py-1 text-sm hover:bg-slate-100 disabled:opacity-40 aria-pressed:bg-indigo-100 aria-pressed:text-indigo-900 dark:hover:bg-slate-800 dark:aria-pressed:bg-indigo-900 dark:aria-pressed:text-indigo-100';
+const button = 'inline-flex items-center gap-1 rounded px-2 py-1 text-sm hover:bg-slate-100 disabled:opacity-40 aria-pressed:bg-indigo-100 aria-pressed:text-indigo-900 dark:hover:bg-slate-800 dark:aria-pressed:bg-indigo-900 dark:aria-pressed:text-indigo-100';
 
 export function EditorToolbar({ editor, onImages, ref }: Props) {
   const state = useEditorState({
@@ -59,12 +59,14 @@ export function EditorToolbar({ editor, onImages, ref }: Props) {
         aria-pressed={state.link}
         onClick={() => (state.link ? chain().unsetLink().run() : editLink())}
       >
-        🔗 Link
+        <Icon d="M6.5 9.5a3 3 0 0 0 4.2 0l2.3-2.3a3 3 0 0 0-4.2-4.2l-.8.8M9.5 6.5a3 3 0 0 0-4.2 0L3 8.8a3 3 0 0 0 4.2 4.2l.8-.8" />
+        Link
       </button>
       {onImages ? (
         <>
           <button type="button" className={button} aria-label="Image" title="Image (or paste or drop one)" onClick={() => picker.current?.click()}>
-            🖼 Image
+            <Icon d="M2.5 3.5h11v9h-11zM2.5 10.5l3-3 3 3 2-2 3 3M10 6.25h.01" />
+            Image
           </button>
           <input
             ref={picker}
@@ -115,5 +117,14 @@ export function EditorToolbar({ editor, onImages, ref }: Props) {
         </form>
       ) : null}
     </div>
+  );
+}
+
+/** Drawn, not an emoji: pictographs are missing from many systems' fonts and ignore the theme's colour. */
+function Icon({ d }: { d: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round">
+      <path d={d} />
+    </svg>
   );
 }
