@@ -12,6 +12,9 @@ import { InvitationActions } from './invitation-actions.tsx';
 
 export const dynamic = 'force-dynamic';
 
+/** The most recently pushed spaces shown; "All spaces" has the rest. */
+const DASHBOARD_SPACES = 12;
+
 const features = [
   ['Spaces', 'Publish versioned static sites and files with a plan, upload and commit cycle that only sends what changed.'],
   ['Workspaces', 'Work together with roles, invitations, invite links and an audit log.'],
@@ -24,8 +27,7 @@ export default async function HomePage() {
   const { actor } = caller;
   if (!actor) return <Welcome />;
   const signedIn = { ...caller, actor };
-  const [me, board] = await Promise.all([currentUser(signedIn), dashboard(signedIn)]);
-  const published = board.spaces.some((s) => s.latest);
+  const [me, board] = await Promise.all([currentUser(signedIn), dashboard(signedIn, DASHBOARD_SPACES)]);
   return (
     <Page actor={actor}>
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -59,7 +61,7 @@ export default async function HomePage() {
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_20rem]">
         <div className="min-w-0 space-y-6">
-          {published ? null : <FirstRun server={config.publicUrl} />}
+          {board.published ? null : <FirstRun server={config.publicUrl} />}
           <section aria-labelledby="your-spaces">
             <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
               <h2 id="your-spaces" className="text-lg font-semibold">
@@ -70,7 +72,7 @@ export default async function HomePage() {
               </a>
             </div>
             {board.spaces.length ? (
-              <SpaceGrid spaces={board.spaces.slice(0, 12)} label="Your spaces" />
+              <SpaceGrid spaces={board.spaces} label="Your spaces" />
             ) : (
               <EmptyState title="No spaces yet" action={<ButtonLink href={`/w/${me.user.handle}/spaces`}>Create a space</ButtonLink>}>
                 A space holds a site or a set of files, with every version kept.

@@ -1,13 +1,13 @@
 // What the dashboard shows: the caller's spaces across their workspaces with
 // each one's latest version, and recent activity (versions pushed, people who
-// joined). It lists only what listSpaces and listWorkspaces already let the
-// caller see: no permission rule of its own.
+// joined). It lists only what the workspaces the caller belongs to hold: no
+// permission rule of its own.
 import type { SignedInCaller } from '../access/caller.ts';
 import { db } from '../db/client.ts';
 import type { Space } from '../schemas/spaces.ts';
 import type { WorkspaceSummary } from '../schemas/workspaces.ts';
 import { listWorkspaces } from '../workspaces/workspaces.ts';
-import { listSpaces } from './spaces.ts';
+import { memberSpaces } from './spaces.ts';
 
 type Person = { handle: string; name: string | null } | null;
 
@@ -17,14 +17,20 @@ export type Activity =
   | { kind: 'version'; at: number; by: Person; space: { id: string; name: string }; number: number; message: string | null }
   | { kind: 'joined'; at: number; by: Person; workspace: { slug: string; name: string } };
 
-export async function dashboard(caller: SignedInCaller): Promise<{ workspaces: WorkspaceSummary[]; spaces: SpaceCard[]; activity: Activity[] }> {
+/**
+ * The caller's workspaces, the spaces of those workspaces (the `limit` most
+ * recently pushed, or all of them when null) with their latest versions, and
+ * recent activity: a fixed number of statements however many workspaces.
+ */
+export async function dashboard(
+  caller: SignedInCaller,
+  limit: number | null,
+): Promise<{ workspaces: WorkspaceSummary[]; spaces: SpaceCard[]; activity: Activity[]; published: boolean }> {
   const workspaces = await listWorkspaces(caller);
-  const lists = await Promise.all(workspaces.map((w) => listSpaces(caller, w.slug)));
-  const seen = new Set<string>();
-  const spaces = lists.flat().filter((s) => s.workspace && workspaces.some((w) => w.id === s.workspace.id) && !seen.has(s.id) && seen.add(s.id));
-  const ids = spaces.map((s) => s.id);
+  const workspaceIds = workspaces.map((w) => w.id);
+  const spaces = await memberSpaces(caller, new Map(workspaces.map((w) => [w.id, w.role])), limit);
   const person = { select: { handle: true, name: true } } as const;
-  const [latest, recent, joined] = await Promise.all([
+  const [latest, recent, joined, published] = await Promise.all([
     spaces.some((s) => s.latestVersion > 0)
       ? db.version.findMany({
           where: { OR: spaces.filter((s) => s.latestVersion > 0).map((s) => ({ spaceId: s.id, number: s.latestVersion })) },
@@ -32,32 +38,30 @@ export async function dashboard(caller: SignedInCaller): Promise<{ workspaces: W
         })
       : [],
     db.version.findMany({
-      where: { spaceId: { in: ids } },
+      where: { space: { workspaceId: { in: workspaceIds } } },
       orderBy: { createdAt: 'desc' },
       take: 15,
-      select: { spaceId: true, number: true, createdAt: true, message: true, author: person },
+      select: { spaceId: true, number: true, createdAt: true, message: true, author: person, space: { select: { name: true } } },
     }),
     db.membership.findMany({
-      where: { workspaceId: { in: workspaces.map((w) => w.id) }, status: 'accepted', acceptedAt: { not: null } },
+      where: { workspaceId: { in: workspaceIds }, status: 'accepted', acceptedAt: { not: null } },
       orderBy: { acceptedAt: 'desc' },
       take: 10,
       select: { acceptedAt: true, user: person, workspace: { select: { slug: true, name: true } } },
     }),
+    db.space.findFirst({ where: { workspaceId: { in: workspaceIds }, latestVersion: { gt: 0 } }, select: { id: true } }),
   ]);
   const latestBySpace = new Map(latest.map((v) => [v.spaceId, v]));
-  const names = new Map(spaces.map((s) => [s.id, s.name]));
-  const cards: SpaceCard[] = spaces
-    .map((s) => {
-      const v = latestBySpace.get(s.id);
-      return { ...s, latest: v ? { number: v.number, at: v.createdAt.getTime(), by: v.author, message: v.message } : null };
-    })
-    // Recently pushed first, then recently created.
-    .sort((a, b) => (b.latest?.at ?? b.createdAt) - (a.latest?.at ?? a.createdAt));
+  // In memberSpaces' order: the latest push or, before any, the creation, newest first.
+  const cards: SpaceCard[] = spaces.map((s) => {
+    const v = latestBySpace.get(s.id);
+    return { ...s, latest: v ? { number: v.number, at: v.createdAt.getTime(), by: v.author, message: v.message } : null };
+  });
   const activity: Activity[] = [
-    ...recent.map((v) => ({ kind: 'version' as const, at: v.createdAt.getTime(), by: v.author, space: { id: v.spaceId, name: names.get(v.spaceId) ?? v.spaceId }, number: v.number, message: v.message })),
+    ...recent.map((v) => ({ kind: 'version' as const, at: v.createdAt.getTime(), by: v.author, space: { id: v.spaceId, name: v.space.name }, number: v.number, message: v.message })),
     ...joined.map((m) => ({ kind: 'joined' as const, at: m.acceptedAt!.getTime(), by: m.user, workspace: m.workspace })),
   ]
     .sort((a, b) => b.at - a.at)
     .slice(0, 15);
-  return { workspaces, spaces: cards, activity };
+  return { workspaces, spaces: cards, activity, published: published !== null };
 }

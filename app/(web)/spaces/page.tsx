@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
 
 export default async function AllSpacesPage() {
   const caller = await requirePageCaller('/spaces');
-  const { workspaces, spaces } = await dashboard(caller);
+  const { workspaces, spaces } = await dashboard(caller, null);
   return (
     <Page actor={caller.actor} title="Spaces" crumbs={[{ label: 'Dashboard', href: '/' }, { label: 'Spaces' }]}>
       {workspaces.map((w) => {
