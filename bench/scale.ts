@@ -89,9 +89,11 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
     onePush(count, await best(() => push(files.map((f, i) => (i === 0 ? { ...f, content: `changed ${++round}\n` } : f)))));
   }
 
-  // --- reading history: versions, a file's history, and the visitors page
-  const versions = curve('GET versions (first page)', 'versions', 'constant');
-  const fileHistory = curve("GET a file's history", 'versions', 'constant');
+  // --- reading history: versions, a file's history, and the visitors page.
+  // Both lists are whole by the contract (GET …/versions answers every
+  // version; a file's history reads each version's index for the path).
+  const versions = curve('GET versions (all of them)', 'versions', 'linear');
+  const fileHistory = curve("GET a file's history", 'versions', 'linear');
   for (const count of sizes(1_000)) {
     const id = await space(`history-${count}`);
     for (let v = 1; v <= count; v++) {
