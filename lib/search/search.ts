@@ -24,7 +24,8 @@ export async function search({ actor }: SignedInCaller, q: string, limit: number
   const userId = actor.user.id;
   const words = q.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return [];
-  const contains = (word: string) => ({ contains: word, mode: 'insensitive' as const });
+  // Prisma's `contains` is ILIKE '%…%' with the word as given: its wildcards and escape are escaped, so they match themselves.
+  const contains = (word: string) => ({ contains: word.replace(/[\\%_]/g, '\\$&'), mode: 'insensitive' as const });
   const named = { AND: words.map((w) => ({ name: contains(w) })) };
   const workspace = { select: { slug: true, name: true } };
 

@@ -39,6 +39,12 @@ describe('GET /v1/search', () => {
     expect(await find(w.people.owner, 'nothing-is-called-this')).toEqual([]);
   });
 
+  it("takes LIKE's wildcards and a backslash as the characters they are", async () => {
+    for (const q of ['%', '_', '%%', 'a%e', 's_ace', '\\', '\\%']) expect(await find(w.people.owner, q, 20)).toEqual([]);
+    const { id } = await w.must(200, 'POST', '/v1/spaces', { as: w.people.owner, body: { workspace: w.slug, name: 'Q3_plan 100% \\draft' } });
+    for (const q of ['3_p', '100%', '% \\d']) expect(await find(w.people.owner, q, 20)).toEqual([{ kind: 'space', name: 'Q3_plan 100% \\draft', context: 'Fixture team', path: `/spaces/${id}` }]);
+  });
+
   it('gives someone outside the workspace, or only invited to it, nothing of it', async () => {
     for (const person of [w.people.outsider, w.people.invited]) {
       for (const q of ['fixture', w.slug, 'space', 'a room', 'a live', appName, 'guide', 'index.html', 'a']) {
