@@ -68,7 +68,8 @@ export async function anonymousRecord<Row extends { workspaceId: string }>(id: s
 async function connect(): Promise<void> {
   reconnect = null;
   if (users === 0) return;
-  const next = new pg.Client({ connectionString: config.databaseUrl });
+  // Named, so that an operator (or a test) can tell each node's listener in pg_stat_activity.
+  const next = new pg.Client({ connectionString: config.databaseUrl, application_name: listenerName() });
   next.on('notification', (message) => {
     if (message.channel === SPACE_CHANNEL && message.payload) forget(message.payload);
   });
@@ -91,6 +92,11 @@ async function connect(): Promise<void> {
     await next.end().catch(() => undefined);
     if (users > 0) reconnect ??= setTimeout(() => void connect(), 1000);
   }
+}
+
+/** The listening connection's application_name in PostgreSQL. */
+export function listenerName(): string {
+  return `atrium-space-cache:${process.pid}`;
 }
 
 /** Starts listening (once per process, however many servers ask); the returned function stops this user's share. */

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { PATCH as patchRoute } from '@/app/v1/spaces/[id]/route.ts';
 import { db } from '@/lib/db/client.ts';
 import { spaceOrigin } from '@/lib/spaces/hosts.ts';
+import { listenerName } from '@/lib/spaces/space-cache.ts';
 import { call, signIn } from '../helpers.ts';
 import { onPort, rawRequest } from '../http/raw.ts';
 import { countQueries } from '../query-count.ts';
@@ -65,5 +66,26 @@ describe('the space cache', () => {
     await db.$executeRaw`DELETE FROM "Space" WHERE "id" = ${space.id}`;
     await eventually(async () => (await get(space.id)).status !== 200);
     expect((await get(space.id)).status).toBe(303);
+  });
+
+  it('keeps nothing while its listening connection is gone, and keeps records again once it listens anew', async () => {
+    const { space } = await published('cache-drop');
+    expect((await get(space.id)).status).toBe(200);
+    const listener = async () => (await db.$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE application_name = ${listenerName()}`)[0]?.pid;
+    const killed = await listener();
+    expect(killed).toBeTypeOf('number');
+    // As a PostgreSQL restart or a cut connection would.
+    await db.$queryRaw`SELECT pg_terminate_backend(${killed})`;
+    // Once the drop is noticed, every request reads the record again, so a change no notice announces is served at once.
+    await eventually(async () => (await countQueries(() => get(space.id))) > 0);
+    await db.$executeRaw`UPDATE "Space" SET "visibility" = 'members' WHERE "id" = ${space.id}`;
+    expect((await get(space.id)).status).toBe(303);
+    // It listens again by itself, and from then on remembers and forgets as before.
+    await eventually(async () => ((await listener()) ?? killed) !== killed);
+    await db.$executeRaw`UPDATE "Space" SET "visibility" = 'public' WHERE "id" = ${space.id}`;
+    await eventually(async () => (await get(space.id)).status === 200);
+    await eventually(async () => (await countQueries(() => get(space.id))) === 0);
+    await db.$executeRaw`UPDATE "Space" SET "visibility" = 'members' WHERE "id" = ${space.id}`;
+    await eventually(async () => (await get(space.id)).status === 303);
   });
 });
