@@ -11,6 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { Agent } from 'node:http';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +22,7 @@ import { fileBody } from '../cli/context.ts';
 import { eachLimit } from '../lib/pool.ts';
 import { walk, type LocalFile } from '../cli/push/walk.ts';
 import type { BenchContext } from './run.ts';
-import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, startServerProcess, treeCpuSeconds, workDir } from './server.ts';
+import { benchDatabase, buildIfNeeded, devToken, hostRequest, root, startAtriumProcess, startServerProcess, treeCpuSeconds, workDir } from './server.ts';
 import { site } from './site.ts';
 
 const CONCURRENCY = 8;
@@ -69,14 +70,19 @@ async function baselinePush(base: string, entries: Entry[], upload: Entry[]): Pr
   return seconds(started);
 }
 
-async function downloadAll(urls: string[], headers: Record<string, string>): Promise<number> {
+/** GETs every path from `base` as `host`, CONCURRENCY at a time on kept-alive connections: the same client for both servers. */
+async function downloadAll(base: string, host: string, paths: string[]): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const started = performance.now();
-  await eachLimit(urls, CONCURRENCY, async (url) => {
-    const response = await fetch(url, { headers });
-    if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
-    await response.arrayBuffer();
-  });
-  return seconds(started);
+  try {
+    await eachLimit(paths, CONCURRENCY, async (pathname) => {
+      const { status } = await hostRequest(base, host, pathname, {}, agent);
+      if (status !== 200) throw new Error(`GET ${host}${pathname} answered ${status}`);
+    });
+    return seconds(started);
+  } finally {
+    agent.destroy();
+  }
 }
 
 /** The CLI as people install it: the built bundle (scripts/build-cli.ts), not the sources. */
@@ -142,12 +148,12 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   const one = [...oneRounds].sort((a, b) => a.atrium.elapsed - b.atrium.elapsed)[Math.floor(oneRounds.length / 2)];
   console.log(`one changed file: Atrium ${oneRounds.map((r) => r.atrium.elapsed.toFixed(2)).join(', ')} s`);
 
-  // Reading every file back, as visitors do.
+  // Reading every file back, as visitors do: from the site's own host (sp-<id>.localhost:<port>).
   const served = new URL(space.url);
   const encode = (p: string) => p.split('/').map(encodeURIComponent).join('/');
   const download = {
-    baseline: await timed('baseline', () => downloadAll(next.map((e) => `${baseline}/files/${encode(e.path)}`), {})),
-    atrium: await timed('atrium', () => downloadAll(next.map((e) => `${atrium}${served.pathname}${encode(e.path)}`), {})),
+    baseline: await timed('baseline', () => downloadAll(baseline, 'localhost', next.map((e) => `/files/${encode(e.path)}`))),
+    atrium: await timed('atrium', () => downloadAll(atrium, served.host, next.map((e) => `${served.pathname}${encode(e.path)}`))),
   };
 
   // The CLI on the same folder, for another person (so nothing is on the server yet).

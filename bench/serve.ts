@@ -5,14 +5,13 @@
 // view) and a revalidation answered 304, at 10 and 50 connections.
 import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { compare, comparisonTable, type Load, type Target } from './compare.ts';
 import type { BenchContext } from './run.ts';
-import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, startServerProcess, workDir } from './server.ts';
+import { benchDatabase, buildIfNeeded, devToken, hostRequest, root, startAtriumProcess, startServerProcess, workDir } from './server.ts';
 
 const CONNECTIONS = [10, 50];
 /** Headers that differ per request or per server by nature. */
@@ -69,7 +68,7 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   for (const [pathname, headers] of [['/style.css', {}], ['/', {}], ['/style.css', { 'if-none-match': etag }]] as const) {
     const [mine, theirs] = await Promise.all([hostRequest(base, siteHost, pathname, headers), hostRequest(baseline.base, 'localhost', pathname, headers)]);
     const differences = [`status ${mine.status} / ${theirs.status}`].filter(() => mine.status !== theirs.status);
-    if (mine.body !== theirs.body) differences.push('body');
+    if (!mine.body.equals(theirs.body)) differences.push('body');
     for (const name of new Set([...Object.keys(mine.headers), ...Object.keys(theirs.headers)])) {
       if (!OWN_HEADERS.has(name) && mine.headers[name] !== theirs.headers[name]) differences.push(`${name}: ${mine.headers[name]} / ${theirs.headers[name]}`);
     }
@@ -109,19 +108,4 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   const report = { benchmark: 'serve', date: new Date().toISOString(), quick, seconds, machine: { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model, node: process.version }, database: database.kind, views: { recorded, pages }, results: rows };
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`Atrium / baseline = Atrium req/s over the baseline's (targets: assets at least 0.5x, HTML pages with their view 0.4x). Written to ${path.relative(root, file)}.`);
-}
-
-/** A request with a Host of our choosing (fetch does not let one set it). */
-async function hostRequest(base: string, host: string, pathname: string, headers: Record<string, string> = {}) {
-  const url = new URL(base);
-  return new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve, reject) => {
-    const outgoing = request({ host: url.hostname, port: url.port, path: pathname, headers: { host, ...headers } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k, String(v)])), body }));
-    });
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
 }

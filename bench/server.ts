@@ -2,6 +2,7 @@
 // and servers started as child processes that are always stopped.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { request, type Agent } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -144,3 +145,21 @@ export function treeCpuSeconds(pid: number): number | null {
   }
 }
 
+/**
+ * A GET with a Host of our choosing (fetch does not let one set it): a site is
+ * served on its own host (sp-<id>.localhost:<port>), which the benchmark's
+ * requests name while they go to the server's address.
+ */
+export function hostRequest(base: string, host: string, pathname: string, headers: Record<string, string> = {}, agent?: Agent) {
+  const url = new URL(base);
+  return new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>((resolve, reject) => {
+    const outgoing = request({ host: url.hostname, port: url.port, path: pathname, headers: { host, ...headers }, agent }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
