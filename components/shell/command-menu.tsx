@@ -115,8 +115,12 @@ export function CommandMenu({ workspaces }: { workspaces: Workspace[] }) {
         Jump to…
         <kbd className="rounded bg-slate-100 px-1 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200">⌘K</kbd>
       </button>
-      <button type="button" onClick={() => setOpen(true)} aria-label="Jump to" className="rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand sm:hidden dark:text-slate-300">
-        ⌕
+      <button type="button" onClick={() => setOpen(true)} aria-label="Jump to" className="rounded-md p-1.5 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand sm:hidden dark:text-slate-300 dark:hover:bg-slate-800">
+        {/* Drawn like the bell beside it: the "⌕" glyph is tiny or missing in many fonts. */}
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <circle cx="11" cy="11" r="7" />
+          <path d="m20 20-4-4" />
+        </svg>
       </button>
       <Dialog open={open} onClose={() => setOpen(false)} title="Jump to" className="max-w-lg">
         <input
