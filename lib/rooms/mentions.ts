@@ -12,7 +12,7 @@ import type { RoomKind } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { deliverNotifications, eventNotifications, queueNotifications } from '../notifications/notifications.ts';
-import { roomPeople } from './people.ts';
+import { roomPerson } from './people.ts';
 
 export const MENTION_QUIET_SECONDS = 300;
 export const MENTIONS_PER_AUTHOR = 30;
@@ -31,12 +31,12 @@ type Person = { id: string; handle: string };
 
 /** POST …/mentions: the caller, who edits the room, mentioned `handle` on the page `pageId`. */
 export async function mentionInRoom({ actor }: SignedInCaller, kind: RoomKind, id: string, input: { handle: string; pageId: string }) {
-  await roomAccess(actor.user.id, kind, id, 'edit');
-  const person = (await roomPeople(id)).find((m) => m.user.handle === input.handle)?.user;
+  const { room } = await roomAccess(actor.user.id, kind, id, 'edit');
+  const person = await roomPerson(id, input.handle);
   if (!person) throw new ApiError('not_found', `Nobody with the handle @${input.handle} is in this ${KIND_NOUN[kind]}.`);
   if (person.id === actor.user.id) return { notified: false, mailed: false };
   await byAuthor.consume(actor.user.id);
-  return notifyRoomMention({ id, kind }, actor, person, input.pageId);
+  return notifyRoomMention(room, actor, person, input.pageId);
 }
 
 /**
@@ -44,11 +44,10 @@ export async function mentionInRoom({ actor }: SignedInCaller, kind: RoomKind, i
  * notification in their inbox, mailed as their preferences say when SMTP is
  * set, unless they were told about this page in the last few minutes.
  */
-export async function notifyRoomMention(room: { id: string; kind: RoomKind }, author: Actor, person: Person, pageId: string): Promise<{ notified: boolean; mailed: boolean }> {
+async function notifyRoomMention(room: { id: string; workspaceId: string }, author: Actor, person: Person, pageId: string): Promise<{ notified: boolean; mailed: boolean }> {
   const { consumed } = await told.penalize(`${room.id}:${pageId}:${person.id}`);
   if (consumed > 1) return { notified: false, mailed: false };
-  const { workspaceId } = await db.room.findUniqueOrThrow({ where: { id: room.id }, select: { workspaceId: true } });
-  const rows = eventNotifications(author.user.id, [{ userId: person.id, kind: 'mention', workspaceId, roomId: room.id, pageId }]);
+  const rows = eventNotifications(author.user.id, [{ userId: person.id, kind: 'mention', workspaceId: room.workspaceId, roomId: room.id, pageId }]);
   await queueNotifications(db, rows);
   return { notified: rows.length > 0, mailed: (await deliverNotifications(rows)) > 0 };
 }

@@ -44,7 +44,7 @@ export async function listPeople({ actor }: SignedInCaller, kind: RoomKind, id: 
 }
 
 /** The room's people: its workspace's members and the people added to it, each with their effective role. */
-export async function roomPeople(id: string): Promise<RoomMember[]> {
+async function roomPeople(id: string): Promise<RoomMember[]> {
   const room = await db.room.findUniqueOrThrow({
     where: { id },
     select: {
@@ -59,6 +59,14 @@ export async function roomPeople(id: string): Promise<RoomMember[]> {
     byUser.set(m.user.id, { user: m.user, role: higherRole(floor, m.role)!, via: 'room' });
   }
   return [...byUser.values()];
+}
+
+/** One of the room's people by handle (a workspace member or someone added to it), or null: one query, whatever the room's size. */
+export function roomPerson(id: string, handle: string): Promise<{ id: string; handle: string } | null> {
+  return db.user.findFirst({
+    where: { handle, OR: [{ roomMemberships: { some: { roomId: id } } }, { memberships: { some: { status: 'accepted', workspace: { rooms: { some: { id } } } } } }] },
+    select: { id: true, handle: true },
+  });
 }
 
 export async function addPeople(caller: SignedInCaller, kind: RoomKind, id: string, input: { to: string; role: Exclude<RoomRole, 'owner'> }) {

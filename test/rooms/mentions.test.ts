@@ -74,6 +74,10 @@ describe('mentions in rooms', () => {
     const stranger = await mention(owner, outsider.handle);
     expect(stranger.status).toBe(404);
     expect(stranger.json.error.message).toContain(`@${outsider.handle}`);
+    // Invited to the workspace but not yet in it: not one of the room's people.
+    const invited = await w.signIn();
+    await w.must(204, 'POST', `/v1/workspaces/${w.slug}/members`, { as: owner, body: { handle: invited.handle, role: 'member' } });
+    expect((await mention(owner, invited.handle)).status).toBe(404);
     expect((await w.call('POST', `/v1/live-spaces/${room}/mentions`, { as: owner, body: { handle: member.handle, pageId: 'page1' } })).status).toBe(404);
     expect((await mention(owner, member.handle, '../x')).status).toBe(400);
     expect(smtp.mails.length).toBe(before);
