@@ -18,7 +18,7 @@ async function inBothSchemes(page: Page, name: string) {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await expectNoSideways(page);
-    await page.screenshot({ path: `/tmp/file-views-${name}-${scheme}.png`, fullPage: true });
+    await page.screenshot({ path: `.atrium/test-results/e2e/file-views-${name}-${scheme}.png`, fullPage: true });
     await expectAccessible(page);
   }
   await page.emulateMedia({ colorScheme: 'light' });
