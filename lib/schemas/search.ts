@@ -29,7 +29,7 @@ export const searchApi = {
     response: z.object({
       results: z.array(searchResult).meta({ description: 'Workspaces, spaces, rooms, live spaces, apps, then files of the latest versions: only what the caller belongs to (their workspaces, and spaces and rooms they were added to).' }),
     }),
-    errors: [400, 401],
+    errors: [400, 401, 429],
   }),
 };
 

@@ -7,6 +7,7 @@ import { listedRooms } from '../access/rooms.ts';
 import { foundSpaces } from '../access/spaces.ts';
 import { joinedWorkspaces } from '../access/workspaces.ts';
 import { db } from '../db/client.ts';
+import { rateLimit } from '../http/rate-limit.ts';
 import type { RoomKind } from '../db/generated/client.ts';
 import type { SearchResult } from '../schemas/search.ts';
 import { manifestEntries } from '../spaces/manifest.ts';
@@ -18,10 +19,16 @@ import { versionRefs } from '../spaces/publishing.ts';
 const FILE_SPACES = 50;
 const FILE_ENTRIES = 200_000;
 
+/** Searches a person may run a minute: the menu asks once typing pauses, so a person typing never meets it, a script looping over it does. */
+export const SEARCHES_PER_MINUTE = 120;
+const searches = rateLimit({ name: 'search', points: SEARCHES_PER_MINUTE, duration: 60, message: `At most ${SEARCHES_PER_MINUTE} searches a minute; wait a moment.` });
+
 const ROOM_KINDS: Record<RoomKind, { kind: 'room' | 'live-space'; path: string }> = { room: { kind: 'room', path: '/rooms' }, live: { kind: 'live-space', path: '/live-spaces' } };
 
 export async function search({ actor }: SignedInCaller, q: string, limit: number): Promise<SearchResult[]> {
   const userId = actor.user.id;
+  // Each search may read up to FILE_ENTRIES paths: counted per person before any of it.
+  await searches.consume(userId);
   const words = q.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return [];
   // Prisma's `contains` is ILIKE '%…%' with the word as given: its wildcards and escape are escaped, so they match themselves.

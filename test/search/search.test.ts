@@ -4,6 +4,7 @@
 // listed on one space finds that space alone; a removed member finds nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFrontServer } from '../server.ts';
+import { SEARCHES_PER_MINUTE } from '@/lib/search/search.ts';
 import { World, type Person } from '../http/world.ts';
 
 const server = useFrontServer();
@@ -75,5 +76,17 @@ describe('GET /v1/search', () => {
     expect((await w.call('GET', '/v1/search', { query: { q: 'space' } })).status).toBe(401);
     expect((await w.call('GET', '/v1/search', { as: w.people.owner })).json.error.code).toBe('bad_request');
     expect((await w.call('GET', '/v1/search', { as: w.people.owner, query: { q: 'space', limit: '21' } })).status).toBe(400);
+  });
+
+  it('counts each person\'s searches: parallel requests past the minute\'s limit get exactly the limit, the rest 429', async () => {
+    const person = await w.signIn();
+    const answers = await Promise.all(Array.from({ length: SEARCHES_PER_MINUTE + 20 }, () => w.call('GET', '/v1/search', { as: person, query: { q: 'fixture' } })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(SEARCHES_PER_MINUTE);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(20);
+    expect(refused[0].json.error.code).toBe('rate_limited');
+    expect(refused[0].headers['retry-after']).toBeTruthy();
+    // Someone else searches on.
+    expect((await w.call('GET', '/v1/search', { as: w.people.viewer, query: { q: 'fixture' } })).status).toBe(200);
   });
 });
