@@ -8,6 +8,7 @@ import { newId } from '../ids.ts';
 import { publishRoomEvent } from '../rooms/bus.ts';
 import type { TokenListing } from '../schemas/auth.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
+import { sessionCookieName } from './session-cookie.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -20,7 +21,7 @@ export const TOKEN_IDLE_LIFETIME: Record<TokenKind, number> = {
 /** Last use is recorded at most this often, so reading a token rarely writes. */
 const LAST_USE_RESOLUTION = 60 * 60 * 1000;
 
-export const SESSION_COOKIE = 'atrium_session';
+export const SESSION_COOKIE = sessionCookieName(config.publicUrl);
 
 export type Actor = {
   user: { id: string; handle: string; name: string | null };

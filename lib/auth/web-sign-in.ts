@@ -1,7 +1,7 @@
 // Web sign-in through next-auth (Auth.js v5): e-mail links, GitHub and Google.
 // next-auth runs the provider handshakes; the session it creates is stored by
 // the adapter below as one of our own web sessions (a Token of kind "web",
-// only its hash kept) and carried in the atrium_session cookie, so the /v1
+// only its hash kept) and carried in our session cookie (SESSION_COOKIE), so the /v1
 // routes, pages and sign-out all see one kind of session.
 import type { Adapter, AdapterSession, AdapterUser } from 'next-auth/adapters';
 import type { NextAuthConfig } from 'next-auth';
@@ -119,6 +119,19 @@ export function signInMethods() {
   };
 }
 
+// Over https next-auth names its handshake cookies `__Secure-`, which another
+// host under our registrable domain may still set with a Domain: a tossed
+// state or PKCE cookie would finish a sign-in as the person who planted it.
+// `__Host-` (next-auth's default options: Secure, Path=/, no Domain) cannot be.
+const hostOnlyHandshakeCookies: NonNullable<NextAuthConfig['cookies']> = {
+  callbackUrl: { name: '__Host-authjs.callback-url' },
+  csrfToken: { name: '__Host-authjs.csrf-token' },
+  pkceCodeVerifier: { name: '__Host-authjs.pkce.code_verifier' },
+  state: { name: '__Host-authjs.state' },
+  nonce: { name: '__Host-authjs.nonce' },
+  webauthnChallenge: { name: '__Host-authjs.challenge' },
+};
+
 export async function authConfig(): Promise<NextAuthConfig> {
   const secure = config.publicUrl.startsWith('https:');
   return {
@@ -130,6 +143,7 @@ export async function authConfig(): Promise<NextAuthConfig> {
     session: { strategy: 'database', maxAge: TOKEN_IDLE_LIFETIME.web / 1000, generateSessionToken: () => newSecret('webSession') },
     cookies: {
       sessionToken: { name: SESSION_COOKIE, options: { httpOnly: true, sameSite: 'lax', path: '/', secure } },
+      ...(secure ? hostOnlyHandshakeCookies : {}),
     },
     pages: { signIn: '/signin', error: '/signin', verifyRequest: '/signin/check-email' },
     providers: [

@@ -6,14 +6,23 @@ import { ApiError } from './errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * The value of the one cookie called `name`, or null when there is none or
+ * more than one. Another host under our registrable domain can add a cookie
+ * of the same name beside ours (cookie tossing), and browsers send both in an
+ * order we cannot trust: taking either could sign the visitor in as someone else.
+ */
 export function cookieValue(request: { headers: HeaderReader }, name: string): string | null {
   const header = request.headers.get('cookie');
   if (!header) return null;
+  let value: string | null = null;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq <= 0 || part.slice(0, eq).trim() !== name) continue;
+    if (value !== null) return null;
+    value = part.slice(eq + 1).trim();
   }
-  return null;
+  return value;
 }
 
 // A cookie rides along on requests that other sites make a browser send, so a
@@ -40,7 +49,7 @@ function assertSameOrigin(request: Request) {
 }
 
 /** The person the session cookie names, for reads that need no origin check (published sites). */
-export async function sessionActor(request: Request): Promise<Actor | null> {
+export async function sessionActor(request: { headers: HeaderReader }): Promise<Actor | null> {
   const cookie = cookieValue(request, SESSION_COOKIE);
   return cookie ? actorForSecret(cookie) : null;
 }

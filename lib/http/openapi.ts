@@ -3,6 +3,7 @@
 // Redocly's recommended rules and expects no problem at all.
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import { sessionCookieName } from '../auth/session-cookie.ts';
 import { config } from '../config.ts';
 import { errorBody } from '../schemas/common.ts';
 import type { Endpoint } from '../schemas/endpoint.ts';
@@ -197,8 +198,7 @@ export function openApiDocument(publicUrl: string = config.publicUrl): object {
         sessionCookie: {
           type: 'apiKey',
           in: 'cookie',
-          // SESSION_COOKIE of lib/auth/tokens.ts, which would bring the database client along.
-          name: 'atrium_session',
+          name: sessionCookieName(publicUrl),
           description: 'The web session cookie of a browser signed in to Atrium; state-changing requests must come from its own pages.',
         },
       },

@@ -2,7 +2,6 @@
 // rules (and a few stricter ones), and complete where clients rely on it.
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '@/lib/auth/tokens.ts';
 import { config } from '@/lib/config.ts';
 import { openApiDocument, openApiPath, SOCKET_ROUTES } from '@/lib/http/openapi.ts';
 import { endpoints } from '@/lib/schemas/index.ts';
@@ -123,7 +122,8 @@ describe('the OpenAPI document', () => {
 
   it('says which operations need credentials: bearer token or session cookie, none for anonymous ones', () => {
     expect(deployed.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(deployed.components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: SESSION_COOKIE });
+    // The deployed server is on https, so its session cookie is __Host-prefixed.
+    expect(deployed.components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: '__Host-atrium_session' });
     for (const endpoint of endpoints) {
       const op = deployed.paths[openApiPath(endpoint.path)][endpoint.method.toLowerCase()];
       if (endpoint.auth === 'anonymous') expect(op.security, endpoint.path).toEqual([]);
