@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { registrableDomain } from './registrable-domain.ts';
 
 const flag = (fallback: 'true' | 'false') =>
   z
@@ -63,6 +64,7 @@ const schema = z.object({
     .refine((value) => new URL(value).pathname === '/', 'must be a bare origin, with no path: each site gets a host of its own under it')
     .refine((value) => !/^[\d.]+$|^\[/.test(new URL(value).hostname), 'must be a domain name, not an address: sites are served on its sub-domains')
     .optional(),
+  CONTENT_DOMAIN_PUBLIC_SUFFIX: flag('false'),
   BLOB_READ_WRITE_TOKEN: z
     .string()
     .regex(/^vercel_blob_rw_[A-Za-z0-9]+_\w+$/, 'must be a Vercel Blob read-write token (vercel_blob_rw_<store>_<secret>)')
@@ -170,6 +172,27 @@ function contentDomainOf(contentBaseUrl: string | undefined, publicUrl: string):
   if (!contentBaseUrl && !LOOPBACK.has(base.hostname)) return null;
   const hostname = contentBaseUrl ? base.hostname : 'localhost';
   return { protocol: base.protocol as ContentDomain['protocol'], hostname, port: base.port };
+}
+
+/**
+ * Why sites under CONTENT_BASE_URL would be on the app's registrable domain,
+ * else null. There a site's page can set cookies the app reads (a Domain
+ * cookie beside its session, the sign-in handshake's) and counts as the
+ * app's own site for SameSite: one visit could sign a visitor in as the
+ * site's author. Each site is its own registrable domain only when the
+ * content domain is on the Public Suffix List, which the operator states.
+ */
+function contentDomainProblem(contentBaseUrl: string | undefined, publicUrl: string, onPublicSuffixList: boolean): string | null {
+  if (!contentBaseUrl) return onPublicSuffixList ? 'CONTENT_DOMAIN_PUBLIC_SUFFIX: needs CONTENT_BASE_URL (the content domain it speaks of)' : null;
+  if (onPublicSuffixList) return null;
+  const appHost = new URL(publicUrl).hostname;
+  const siteHost = `sp-id.${new URL(contentBaseUrl).hostname}`;
+  const shared = registrableDomain(appHost);
+  if (registrableDomain(siteHost) !== shared) return null;
+  return (
+    `CONTENT_BASE_URL and PUBLIC_URL: sites (${siteHost}) would share the app's registrable domain (${shared}), where a site's page can set cookies the app reads. ` +
+    'Serve sites from a domain of their own (atrium-sites.example beside atrium.example), or set CONTENT_DOMAIN_PUBLIC_SUFFIX=true if the content domain is on the Public Suffix List'
+  );
 }
 
 type OAuthClient = { clientId: string; clientSecret: string };
@@ -288,8 +311,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (typeof planTable === 'string') issues.push(`  BILLING_PLANS: ${planTable}`);
   const github = oauth('GITHUB', e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET);
   const google = oauth('GOOGLE', e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET);
-  if (issues.length) throw new ConfigError(`Invalid configuration:\n${issues.join('\n')}`);
   const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
+  const contentProblem = contentDomainProblem(e.CONTENT_BASE_URL, publicUrl, e.CONTENT_DOMAIN_PUBLIC_SUFFIX);
+  if (contentProblem) issues.push(`  ${contentProblem}`);
+  if (issues.length) throw new ConfigError(`Invalid configuration:\n${issues.join('\n')}`);
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,

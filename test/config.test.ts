@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '@/lib/config.ts';
+import { registrableDomain } from '@/lib/registrable-domain.ts';
 
 describe('configuration', () => {
   it('has working defaults for a fresh machine', () => {
@@ -42,6 +43,54 @@ describe('configuration', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://atrium.example.com', CONTENT_BASE_URL: 'https://atrium-sites.example/' }).contentDomain).toEqual({ protocol: 'https:', hostname: 'atrium-sites.example', port: '' });
     expect(() => loadConfig({ CONTENT_BASE_URL: 'https://sites.example/under/a/path' })).toThrow('CONTENT_BASE_URL="https://sites.example/under/a/path": must be a bare origin');
     expect(() => loadConfig({ CONTENT_BASE_URL: 'http://10.0.0.5:3000' })).toThrow('CONTENT_BASE_URL="http://10.0.0.5:3000": must be a domain name, not an address');
+  });
+
+  it("refuses a content domain on the app's registrable domain, unless the operator says it is on the Public Suffix List", () => {
+    const shared = [
+      ['https://atrium.example.com', 'https://sites.example.com'],
+      ['https://atrium.example.com', 'https://example.com'],
+      ['https://example.com', 'https://sites.example.com'],
+      ['https://atrium.example.com', 'https://sites.atrium.example.com'],
+      ['https://atrium.example.com:8443', 'https://SITES.Example.COM.'],
+      ['https://atrium.example.co.uk', 'https://sites.example.co.uk'],
+      ['http://app.internal.corp', 'http://sites.internal.corp:8080'],
+    ];
+    for (const [PUBLIC_URL, CONTENT_BASE_URL] of shared) {
+      expect(() => loadConfig({ PUBLIC_URL, CONTENT_BASE_URL }), CONTENT_BASE_URL).toThrow(/CONTENT_BASE_URL and PUBLIC_URL: sites \(sp-id\.[\w.]+\) would share the app's registrable domain \(\w+\.(co\.uk|com|corp)\)/);
+      expect(() => loadConfig({ PUBLIC_URL, CONTENT_BASE_URL }), CONTENT_BASE_URL).toThrow('set CONTENT_DOMAIN_PUBLIC_SUFFIX=true if the content domain is on the Public Suffix List');
+      expect(loadConfig({ PUBLIC_URL, CONTENT_BASE_URL, CONTENT_DOMAIN_PUBLIC_SUFFIX: 'true' }).contentDomain).not.toBeNull();
+    }
+    const apart = [
+      ['https://atrium.example.com', 'https://atrium-sites.example'],
+      ['https://atrium.example.co.uk', 'https://sites.other.co.uk'],
+      ['https://atrium.example.com', 'https://sites.example.net'],
+      ['http://localhost:3000', 'http://localhost:3000'],
+      ['http://127.0.0.1:3000', 'http://localhost:3000'],
+      ['http://10.0.0.5:3000', 'http://sites.lan'],
+    ];
+    for (const [PUBLIC_URL, CONTENT_BASE_URL] of apart) expect(loadConfig({ PUBLIC_URL, CONTENT_BASE_URL }).contentDomain, CONTENT_BASE_URL).not.toBeNull();
+    expect(() => loadConfig({ CONTENT_DOMAIN_PUBLIC_SUFFIX: 'true' })).toThrow('CONTENT_DOMAIN_PUBLIC_SUFFIX: needs CONTENT_BASE_URL');
+  });
+
+  it("takes a host's registrable domain as its last two labels, three under a known country second level", () => {
+    const cases: [string, string][] = [
+      ['atrium.example.com', 'example.com'],
+      ['a.b.c.example.com', 'example.com'],
+      ['example.com', 'example.com'],
+      ['Sites.Example.COM.', 'example.com'],
+      ['sp-x.sites.example.co.uk', 'example.co.uk'],
+      ['example.co.uk', 'example.co.uk'],
+      ['co.uk', 'co.uk'],
+      ['app.example.com.au', 'example.com.au'],
+      ['a.example.co.jp', 'example.co.jp'],
+      // Not known to be a public suffix: read as a name of its own, so both hosts share it.
+      ['a.example.xx.zz', 'xx.zz'],
+      ['sp-x.localhost', 'sp-x.localhost'],
+      ['localhost', 'localhost'],
+      ['192.168.1.5', '192.168.1.5'],
+      ['[::1]', '[::1]'],
+    ];
+    for (const [host, domain] of cases) expect(registrableDomain(host), host).toBe(domain);
   });
 
   it('reads an S3-compatible store and refuses half a configuration', () => {
