@@ -207,7 +207,7 @@ async function readSiteRules(entries: Entry[]): Promise<{ rules: SiteRules; igno
     return new TextDecoder().decode(await readPrefix(entry.sha256, entry.size));
   };
   const parsedRedirects = parseRedirects(await read(redirects, '_redirects'));
-  const parsedHeaders = parseHeaders(await read(headers, '_headers'));
+  const parsedHeaders = parseHeaders(await read(headers, '_headers'), { onAppOrigin: config.contentDomain === null });
   ignored.push(...parsedRedirects.ignored, ...parsedHeaders.ignored);
   return { rules: { redirects: parsedRedirects.rules, headers: parsedHeaders.rules }, ignored };
 }

@@ -28,6 +28,38 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 /** Headers that are Atrium's to send: framing of the body, cookies (the site's access cookie among them), sniffing. */
 const RESERVED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'content-encoding', 'etag', 'last-modified', 'location', 'set-cookie', 'x-content-type-options', 'keep-alive', 'upgrade', 'trailer', 'date', 'vary', 'accept-ranges', 'content-range']);
 
+/**
+ * The headers a site may send when it is served on the app's own origin (no
+ * content domain): those that describe the file, narrow what the page may do
+ * (a second Content-Security-Policy), or open the site's own files to other
+ * origins without credentials. Anything else would act on the app's origin
+ * itself: Clear-Site-Data wipes its session and storage, NEL, Report-To and
+ * Reporting-Endpoints send its visitors' reports elsewhere,
+ * Service-Worker-Allowed, Access-Control-Allow-Credentials, Strict-Transport-Security…
+ */
+const APP_ORIGIN_HEADERS = new Set([
+  'cache-control',
+  'expires',
+  'content-type',
+  'content-language',
+  'content-disposition',
+  'content-security-policy',
+  'access-control-allow-origin',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-expose-headers',
+  'access-control-max-age',
+  'cross-origin-resource-policy',
+  'x-frame-options',
+  'x-robots-tag',
+  'link',
+]);
+
+/** Whether a site's header is sent when the site is served on the app's origin. */
+export function sentOnAppOrigin(name: string): boolean {
+  return APP_ORIGIN_HEADERS.has(name.toLowerCase());
+}
+
 function validPattern(pattern: string): string | null {
   if (!pattern.startsWith('/')) return 'a path pattern starts with "/" (whole addresses and hosts are not matched)';
   const star = pattern.indexOf('*');
@@ -62,7 +94,8 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; ignored: 
   return { rules, ignored };
 }
 
-export function parseHeaders(text: string): { rules: HeaderRule[]; ignored: IgnoredLine[] } {
+/** With `onAppOrigin` (sites served on the app's origin), headers that are not sent there are reported too. */
+export function parseHeaders(text: string, { onAppOrigin = false } = {}): { rules: HeaderRule[]; ignored: IgnoredLine[] } {
   const rules: HeaderRule[] = [];
   const ignored: IgnoredLine[] = [];
   const skip = (line: number, reason: string) => ignored.push({ file: '_headers', line, reason });
@@ -92,6 +125,8 @@ export function parseHeaders(text: string): { rules: HeaderRule[]; ignored: Igno
     if (RESERVED_HEADERS.has(name.toLowerCase())) return skip(line, `${name} is set by Atrium and cannot be changed`);
     if (current.headers.length >= RULE_LIMITS.headersPerRule) return skip(line, `more than ${RULE_LIMITS.headersPerRule} headers for one path`);
     current.headers.push([name, value]);
+    // Kept for a custom domain, where the site has an origin of its own.
+    if (onAppOrigin && !sentOnAppOrigin(name)) skip(line, `${name} is not sent on the app's origin (no content domain is set), only on a custom domain`);
   });
   return { rules: rules.filter((r) => r.headers.length), ignored };
 }

@@ -2,7 +2,8 @@
 // Cloudflare Pages reads, served through the real front server on the site's
 // own host. The rule files are written for these tests after the kinds of
 // examples those hosts document.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { config } from '@/lib/config.ts';
 import { siteUrl } from '@/lib/spaces/hosts.ts';
 import { parseHeaders, parseRedirects } from '@/lib/spaces/site-rules.ts';
 import { signIn } from '../helpers.ts';
@@ -123,5 +124,82 @@ describe('rule files that do not parse', () => {
     const many = Array.from({ length: 2001 }, (_, i) => `/r${i} /t${i}`).join('\n');
     expect(parseRedirects(many).ignored).toEqual([{ file: '_redirects', line: 2001, reason: 'more than 2000 rules' }]);
     expect(parseHeaders(`/x\n  X-Long: ${'a'.repeat(2100)}\n`).ignored[0].reason).toBe('longer than 2000 characters');
+  });
+});
+
+// Without a content domain sites are served at /s/<id>/ on the app's own
+// origin, where a header acts on the app: Clear-Site-Data would sign every
+// visitor out and wipe the app's storage.
+const ON_THE_APP = `/*
+  Clear-Site-Data: "*"
+  NEL: {"report_to":"spy","max_age":86400,"include_subdomains":true}
+  Report-To: {"group":"spy","max_age":86400,"endpoints":[{"url":"https://spy.example/r"}]}
+  Reporting-Endpoints: spy="https://spy.example/r"
+  Service-Worker-Allowed: /
+  Origin-Agent-Cluster: ?0
+  Permissions-Policy: camera=*, geolocation=*
+  Access-Control-Allow-Credentials: true
+  Strict-Transport-Security: max-age=31536000; includeSubDomains
+  Cross-Origin-Opener-Policy: unsafe-none
+  Refresh: 0; url=https://spy.example/
+  X-Made-Up: yes
+  Cache-Control: public, max-age=60
+  Content-Language: en
+  X-Robots-Tag: noindex
+  Access-Control-Allow-Origin: *
+  Content-Security-Policy: img-src 'self'
+  Link: </style.css>; rel=preload; as=style
+/feed
+  clear-SITE-data: "cookies"
+  Content-Type: application/rss+xml
+`;
+const FORBIDDEN = ['clear-site-data', 'nel', 'report-to', 'reporting-endpoints', 'service-worker-allowed', 'origin-agent-cluster', 'permissions-policy', 'access-control-allow-credentials', 'strict-transport-security', 'cross-origin-opener-policy', 'refresh', 'x-made-up'];
+
+describe("_headers on the app's origin (no content domain)", () => {
+  const saved = { ...config };
+  afterEach(() => Object.assign(config, saved));
+
+  async function onTheApp(handle: string) {
+    Object.assign(config, { contentDomain: null });
+    const owner = await signIn(handle, 'web');
+    const space = await makeSpace(owner.token, handle);
+    const { commit } = await push(owner.token, space.id, { 'index.html': '<h1>Home</h1>', 'style.css': 'h1{}', feed: '<rss/>', _headers: ON_THE_APP });
+    return { commit, get: (path: string) => rawRequest(server.origin, 'GET', `/s/${space.id}${path}`) };
+  }
+
+  it('pass only headers that describe the file or narrow the page, never one that acts on the app', async () => {
+    const { get } = await onTheApp('rules-app-origin');
+    for (const path of ['/', '/style.css', '/feed', '/missing']) {
+      const answer = await get(path);
+      for (const name of FORBIDDEN) expect(answer.headers[name], `${path} ${name}`).toBeUndefined();
+    }
+    const page = await get('/');
+    expect(page.status).toBe(200);
+    expect(page.headers['cache-control']).toBe('public, max-age=60');
+    expect(page.headers['content-language']).toBe('en');
+    expect(page.headers['x-robots-tag']).toBe('noindex');
+    expect(page.headers['access-control-allow-origin']).toBe('*');
+    expect(page.headers.link).toBe('</style.css>; rel=preload; as=style');
+    // Atrium's sandbox first, the site's policy beside it: browsers enforce both.
+    expect(page.headers['content-security-policy']).toMatch(/^sandbox allow-scripts[^,]*, img-src 'self'$/);
+    expect((await get('/feed')).headers['content-type']).toBe('application/rss+xml');
+  });
+
+  it('are reported at commit, line by line, and still sent on a host of its own', async () => {
+    const { commit } = await onTheApp('rules-app-report');
+    const reported = commit.rules!.ignored.map((i: { line: number; reason: string }) => `${i.line} ${i.reason}`);
+    const names = ['Clear-Site-Data', 'NEL', 'Report-To', 'Reporting-Endpoints', 'Service-Worker-Allowed', 'Origin-Agent-Cluster', 'Permissions-Policy', 'Access-Control-Allow-Credentials', 'Strict-Transport-Security', 'Cross-Origin-Opener-Policy', 'Refresh', 'X-Made-Up'];
+    expect(reported).toEqual([
+      ...names.map((name, i) => `${i + 2} ${name} is not sent on the app's origin (no content domain is set), only on a custom domain`),
+      "21 clear-SITE-data is not sent on the app's origin (no content domain is set), only on a custom domain",
+    ]);
+    expect(commit.rules!.headers).toBe(2);
+    // With a content domain the same rules act on the site's own origin only, as before.
+    Object.assign(config, saved);
+    const owner = await signIn('rules-own-host', 'web');
+    const space = await makeSpace(owner.token, 'rules-own-host');
+    await push(owner.token, space.id, { 'index.html': '<h1>Home</h1>', _headers: ON_THE_APP });
+    const own = await rawRequest(onPort(siteUrl(space.id), server.origin), 'GET', '/');
+    expect(own.headers['clear-site-data']).toBe('"*"');
   });
 });
