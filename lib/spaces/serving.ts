@@ -37,7 +37,7 @@ import { contentTypeOf, siteCsp } from './content.ts';
 import { findEntry, type ChunkRef, type Entry } from './manifest.ts';
 import { normalizePath } from './paths.ts';
 import { versionSite } from './publishing.ts';
-import { headersFor, matchRedirect, sentOnAppOrigin } from './site-rules.ts';
+import { headersFor, matchRedirect, sentOnAppOrigin, setsCaching } from './site-rules.ts';
 import { aliasVersion } from './aliases.ts';
 import { domainOf } from './domains.ts';
 import { aliasOrigin, spaceOrigin } from './hosts.ts';
@@ -272,9 +272,12 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
     'cache-control': !needsCookie ? (asked ? 'public, max-age=31536000, immutable' : 'public, no-cache') : 'private, no-cache',
   };
   // The site's _headers may add headers and policies, never weaken Atrium's: a second policy only narrows the first.
-  // On the app's origin only those that cannot act on the app itself are sent.
   for (const [name, value] of site.rules ? headersFor(site.rules.headers, `/${path}`) : []) {
-    if (visit.where === 'own-host' || sentOnAppOrigin(name)) headers[name] = value;
+    // On the app's origin only those that cannot act on the app itself are sent.
+    if (visit.where === 'app-origin' && !sentOnAppOrigin(name)) continue;
+    // Content behind a cookie stays `private`, whatever the site asks of caches.
+    if (needsCookie && setsCaching(name)) continue;
+    headers[name] = value;
   }
   if (headers['content-type']) {
     contentType = headers['content-type'];

@@ -60,6 +60,15 @@ export function sentOnAppOrigin(name: string): boolean {
   return APP_ORIGIN_HEADERS.has(name.toLowerCase());
 }
 
+/**
+ * Whether a site's header tells caches how to keep the file (Cache-Control,
+ * a CDN's own variant, Surrogate-Control, Expires): not taken for content
+ * behind a cookie, which a shared cache must never keep for others.
+ */
+export function setsCaching(name: string): boolean {
+  return /(^|-)cache-control$|^surrogate-control$|^expires$/i.test(name);
+}
+
 function validPattern(pattern: string): string | null {
   if (!pattern.startsWith('/')) return 'a path pattern starts with "/" (whole addresses and hosts are not matched)';
   const star = pattern.indexOf('*');

@@ -203,3 +203,33 @@ describe("_headers on the app's origin (no content domain)", () => {
     expect(own.headers['clear-site-data']).toBe('"*"');
   });
 });
+
+describe('_headers on content behind a cookie', () => {
+  const saved = config.contentDomain;
+
+  it('cannot send a members-only page to shared caches', async () => {
+    const owner = await signIn('rules-private-cache', 'web');
+    const space = await makeSpace(owner.token, 'rules-private-cache', { visibility: 'members' });
+    const rules = '/*\n  Cache-Control: public, max-age=31536000, immutable\n  CDN-Cache-Control: max-age=86400\n  Surrogate-Control: max-age=86400\n  X-Robots-Tag: noindex\n';
+    await push(owner.token, space.id, { 'index.html': '<h1>Members</h1>', _headers: rules });
+    // The member's way in on the site's own host: the app's hand-off, then the site's cookie.
+    const handOff = await rawRequest(server.origin, 'GET', `/s/${space.id}/`, { headers: { cookie: `atrium_session=${owner.token}` } });
+    const exchange = await rawRequest(onPort(handOff.headers.location as string, server.origin), 'GET', new URL(handOff.headers.location as string).pathname + new URL(handOff.headers.location as string).search);
+    const cookie = String(exchange.headers['set-cookie']).split(';')[0];
+    const page = await rawRequest(onPort(siteUrl(space.id), server.origin), 'GET', '/', { headers: { cookie } });
+    expect(page.text).toBe('<h1>Members</h1>');
+    expect(page.headers['cache-control']).toBe('private, no-cache');
+    expect(page.headers['cdn-cache-control']).toBeUndefined();
+    expect(page.headers['surrogate-control']).toBeUndefined();
+    expect(page.headers['x-robots-tag']).toBe('noindex');
+    // The same on the app's origin, signed in.
+    Object.assign(config, { contentDomain: null });
+    try {
+      const onTheApp = await rawRequest(server.origin, 'GET', `/s/${space.id}/`, { headers: { cookie: `atrium_session=${owner.token}` } });
+      expect(onTheApp.text).toBe('<h1>Members</h1>');
+      expect(onTheApp.headers['cache-control']).toBe('private, no-cache');
+    } finally {
+      Object.assign(config, { contentDomain: saved });
+    }
+  });
+});
