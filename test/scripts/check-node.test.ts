@@ -2,7 +2,7 @@
 // `npm run dev` and `npm test` must stop with one line saying what is needed,
 // not with an ERR_UNKNOWN_FILE_EXTENSION stack trace from a .ts script.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,25 @@ describe('the Node.js version check', () => {
       expect(output, name).toContain(message(oldNode!.version));
       expect(output, name).not.toContain('ERR_UNKNOWN_FILE_EXTENSION');
       expect(output, name).not.toMatch(/^\s+at /m);
+    }
+  });
+
+  it.skipIf(!oldNode)(`makes npm ci refuse before downloading anything (skipped when ${noOldNode})`, () => {
+    // A copy of what npm reads, so that the shared node_modules is never touched.
+    const copy = mkdtempSync(path.join(tmpdir(), 'atrium-old-node-install-'));
+    try {
+      for (const name of ['package.json', 'package-lock.json', '.npmrc']) copyFileSync(path.join(root, name), path.join(copy, name));
+      const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+        cwd: copy,
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${oldBin}${path.delimiter}${process.env.PATH}` },
+      });
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain('EBADENGINE');
+      expect(result.stderr).toContain('Required: {"node":">=24.16"}');
+      expect(existsSync(path.join(copy, 'node_modules'))).toBe(false);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
     }
   });
 
