@@ -10,6 +10,7 @@
 // a folder it can reach (see `reachableRoot`), with a symlink from DATA_DIR.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync, lstatSync } from 'node:fs';
 import { chmod, chown, cp, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -294,13 +295,14 @@ export async function startEmbeddedPostgres(options: {
   return {
     serverUrl: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`,
     // Ctrl-C in a terminal signals the server too: stop only a running server,
-    // and give up waiting after 30 seconds.
+    // and give up waiting after 30 seconds. AbortSignal.timeout's timer does not
+    // keep the process alive once the server has exited (a Vitest run would wait for it).
     stop: async () => {
       process.off('exit', stopOnExit);
       if (server.exitCode !== null || server.signalCode !== null) return;
-      const exited = new Promise((resolve) => server.once('exit', resolve));
+      const exited = once(server, 'exit', { signal: AbortSignal.timeout(30_000) });
       server.kill('SIGINT');
-      if (!(await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 30_000))]))) server.kill('SIGKILL');
+      await exited.catch(() => server.kill('SIGKILL'));
     },
   };
 }

@@ -49,6 +49,21 @@ describe('embedded PostgreSQL', () => {
     await second.stop();
   });
 
+  it('leaves no timer behind once stopped, which would keep the process (a Vitest run) from exiting', async () => {
+    // In a process of its own, with no timer of Vitest's beside the server's.
+    const script = `
+      import { startEmbeddedPostgres } from ${JSON.stringify(path.resolve('lib/db/embedded-postgres.ts'))};
+      const server = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)} });
+      await server.stop();
+      process.stdout.write(JSON.stringify(process.getActiveResourcesInfo()));
+      process.exit(0);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(JSON.parse(output)).not.toContain('Timeout');
+  });
+
   it('recovers from a server orphaned by a parent killed with SIGKILL', async () => {
     const script = `
       import { startEmbeddedPostgres } from ${JSON.stringify(path.resolve('lib/db/embedded-postgres.ts'))};
