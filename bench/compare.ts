@@ -94,7 +94,8 @@ function summary(rounds: Round[]): Measurement {
 /**
  * One load at one concurrency: a warm-up of each server (discarded: it loads
  * the code, fills the pools and lets V8 optimise), then `seconds.measure`
- * cut into five alternating rounds. `loads` gives each server its own request
+ * cut into five alternating rounds of at least a second (`seconds.rounds` of them when given:
+ * one for --smoke). `loads` gives each server its own request
  * (the same work addressed its own way, e.g. a site's Host).
  */
 export async function compare(
@@ -102,14 +103,16 @@ export async function compare(
   baseline: Target,
   loads: { atrium: Load; baseline: Load },
   connections: number,
-  seconds: { warmup: number; measure: number },
+  seconds: { warmup: number; measure: number; rounds?: number },
   label: string,
 ): Promise<Comparison> {
-  const warmup = await measureRound(atrium, loads.atrium, connections, seconds.warmup);
-  await measureRound(baseline, loads.baseline, connections, seconds.warmup);
+  // --smoke has no warm-up (0 s): it checks that the bench runs, not what it measures.
+  const warmup = seconds.warmup ? await measureRound(atrium, loads.atrium, connections, seconds.warmup) : { requests: 0 };
+  if (seconds.warmup) await measureRound(baseline, loads.baseline, connections, seconds.warmup);
   const rounds = { atrium: [] as Round[], baseline: [] as Round[] };
-  const each = Math.max(1, Math.round(seconds.measure / ROUNDS));
-  for (let i = 0; i < ROUNDS; i++) {
+  const count = seconds.rounds ?? ROUNDS;
+  const each = Math.max(1, Math.round(seconds.measure / count));
+  for (let i = 0; i < count; i++) {
     const order = i % 2 ? (['baseline', 'atrium'] as const) : (['atrium', 'baseline'] as const);
     for (const side of order) rounds[side].push(await measureRound(side === 'atrium' ? atrium : baseline, loads[side], connections, each));
   }

@@ -17,8 +17,8 @@ const CONNECTIONS = [1, 10, 32];
 const INSERT = 'INSERT INTO items (body, n) VALUES (?, ?)';
 const GUEST_WRITES = { add: INSERT };
 
-export async function run({ quick, onStop }: BenchContext): Promise<void> {
-  const seconds = quick ? { warmup: 1, measure: 2 } : { warmup: 3, measure: 10 };
+export async function run({ quick, smoke, onStop }: BenchContext): Promise<void> {
+  const seconds = smoke ? { warmup: 0, measure: 1, rounds: 1 } : quick ? { warmup: 1, measure: 2 } : { warmup: 3, measure: 10 };
   await mkdir(workDir, { recursive: true });
   buildIfNeeded();
   const database = await benchDatabase('db', onStop);
@@ -79,10 +79,10 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
 
   const rows = [];
   for (const { what, connections, load } of loads) {
-    for (const c of connections) rows.push({ what, ...(await compare(atrium, baseline, { atrium: load, baseline: load }, c, seconds, what)) });
+    for (const c of smoke ? connections.slice(0, 1) : connections) rows.push({ what, ...(await compare(atrium, baseline, { atrium: load, baseline: load }, c, seconds, what)) });
   }
   console.log(`\n${comparisonTable(rows)}\n`);
-  const report = { benchmark: 'db', date: new Date().toISOString(), quick, seconds, rows: ROWS, machine: { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model, node: process.version }, database: database.kind, results: rows };
+  const report = { benchmark: 'db', date: new Date().toISOString(), quick, smoke, seconds, rows: ROWS, machine: { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model, node: process.version }, database: database.kind, results: rows };
   const out = path.join(workDir, 'results-db.json');
   await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`Atrium / baseline = Atrium req/s over the baseline's (targets: point reads at least 0.5x, one-row writes 0.25x). Written to ${path.relative(root, out)}.`);

@@ -21,6 +21,7 @@ import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, workD
 
 const DEFAULTS = { seconds: 60, clients: 200 };
 const QUICK = { seconds: 5, clients: 20 };
+const SMOKE = { seconds: 2, clients: 4 };
 /** A request that takes longer than this counts as an error. */
 const REQUEST_TIMEOUT = 30_000;
 /** How many clients are set up at once before the run. */
@@ -89,9 +90,10 @@ function treeRss(pid: number): { server: number; total: number } | null {
   }
 }
 
-export async function run({ quick, seconds: secondsFlag, clients: clientsFlag, onStop }: BenchContext): Promise<void> {
-  const seconds = secondsFlag ?? (quick ? QUICK.seconds : DEFAULTS.seconds);
-  const clientCount = clientsFlag ?? (quick ? QUICK.clients : DEFAULTS.clients);
+export async function run({ quick, smoke, seconds: secondsFlag, clients: clientsFlag, onStop }: BenchContext): Promise<void> {
+  const shape = smoke ? SMOKE : quick ? QUICK : DEFAULTS;
+  const seconds = secondsFlag ?? shape.seconds;
+  const clientCount = clientsFlag ?? shape.clients;
   await mkdir(workDir, { recursive: true });
   buildIfNeeded();
 

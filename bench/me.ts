@@ -17,8 +17,8 @@ import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, start
 // 32: the concurrency of the p99 target (docs/benchmarks.md).
 const CONCURRENCIES = [1, 10, 32, 50];
 
-export async function run({ quick, onStop }: BenchContext): Promise<void> {
-  const seconds = quick ? { warmup: 1, measure: 2 } : { warmup: 3, measure: 10 };
+export async function run({ quick, smoke, onStop }: BenchContext): Promise<void> {
+  const seconds = smoke ? { warmup: 0, measure: 1, rounds: 1 } : quick ? { warmup: 1, measure: 2 } : { warmup: 3, measure: 10 };
   await mkdir(workDir, { recursive: true });
   buildIfNeeded();
 
@@ -35,7 +35,7 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
 
   const load: Load = { path: '/v1/me', headers, status: 200 };
   const results = [];
-  for (const connections of CONCURRENCIES) {
+  for (const connections of smoke ? [10] : CONCURRENCIES) {
     const r = await compare({ name: 'Atrium', base: atrium, pid: atriumPid }, { name: 'baseline', base: baseline, pid: baselinePid }, { atrium: load, baseline: load }, connections, seconds, 'me');
     results.push({ ...r, throughput: r.ratio, ratio: Math.round((r.baseline.requestsPerSecond / r.atrium.requestsPerSecond) * 100) / 100 });
   }
@@ -52,6 +52,7 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
     benchmark: 'me',
     date: new Date().toISOString(),
     quick,
+    smoke,
     seconds,
     machine: { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model, node: process.version },
     database: database.kind,

@@ -96,10 +96,10 @@ function cliPush(cli: string, server: string, token: string, dir: string, args: 
   return seconds(started);
 }
 
-export async function run({ quick, onStop }: BenchContext): Promise<void> {
+export async function run({ quick, smoke, onStop }: BenchContext): Promise<void> {
   await mkdir(workDir, { recursive: true });
   buildIfNeeded();
-  const target = await site(quick ? 1_000 : 10_000);
+  const target = await site(smoke ? 50 : quick ? 1_000 : 10_000);
   console.log(`site: ${target.files} files, ${(target.bytes / 1e6).toFixed(1)} MB (${path.relative(root, target.dir)})`);
   const entries = await entriesOf((await walk(target.dir)).files);
 
@@ -122,7 +122,7 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   const firstRounds: { atrium: Timed; baseline: Timed }[] = [];
   let client!: AtriumClient;
   let space!: { id: string; url: string };
-  for (let round = 0; round < (quick ? 1 : ROUNDS); round++) {
+  for (let round = 0; round < (quick || smoke ? 1 : ROUNDS); round++) {
     const token = await devToken(atrium, `bench-publisher-${round}`);
     client = createClient({ baseUrl: atrium, token });
     space = await client.call(spacesApi.create, { body: { workspace: `bench-publisher-${round}`, name: `bench ${Date.now()}` } });
@@ -137,7 +137,7 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   // One changed file: a new index.html, ROUNDS times (once with --quick); the median is reported.
   const oneRounds: { atrium: Timed; baseline: Timed }[] = [];
   let next = entries;
-  for (let round = 0; round < (quick ? 1 : ROUNDS); round++) {
+  for (let round = 0; round < (quick || smoke ? 1 : ROUNDS); round++) {
     const changedFile = path.join(workDir, 'changed-index.html');
     await writeFile(changedFile, `<h1>Benchmark site</h1><p>${Date.now()} ${round}</p>`);
     const changed: Entry = { path: 'index.html', sha256: await sha256(changedFile), size: (await readFile(changedFile)).length, absolute: changedFile };

@@ -36,9 +36,11 @@ import type { BenchContext } from './run.ts';
 import { connectRoom } from './room-client.ts';
 import { benchDatabase, buildIfNeeded, devToken, root, startAtriumProcess, startServerProcess, treeCpuSeconds, workDir } from './server.ts';
 
-const FULL = { rooms: 100, perRoom: 10, seconds: 15 };
-const QUICK = { rooms: 10, perRoom: 10, seconds: 3 };
-const CLUSTER = { rooms: 500, perRoom: 10, seconds: 15 };
+// settle: wait for the servers' memory to settle before and after connecting (not worth it in a smoke run).
+const FULL = { rooms: 100, perRoom: 10, seconds: 15, settle: true };
+const QUICK = { rooms: 10, perRoom: 10, seconds: 3, settle: true };
+const SMOKE = { rooms: 2, perRoom: 2, seconds: 1, settle: false };
+const CLUSTER = { rooms: 500, perRoom: 10, seconds: 15, settle: true };
 const EDIT_TIMEOUT_MS = 10_000;
 const CONNECT_BATCH = 50;
 
@@ -71,10 +73,10 @@ const rssOf = (pids: number[]) => pids.reduce((sum, pid) => sum + rssKb(pid), 0)
 const cpuOf = (pids: number[]) => pids.reduce<number | null>((sum, pid) => (sum === null ? null : ((c) => (c === null ? null : sum + c))(treeCpuSeconds(pid))), 0);
 
 /** Connects rooms × perRoom clients, measures memory, then types in every room at once for `seconds`. */
-async function measure(label: string, serverPids: number[], rooms: number, perRoom: number, seconds: number, field: (room: number) => string, connector: Connector): Promise<Result> {
+async function measure(label: string, serverPids: number[], { rooms, perRoom, seconds, settle }: typeof FULL, field: (room: number) => string, connector: Connector): Promise<Result> {
   // A warm-up room, left open: the first socket loads code (routes, Hocuspocus) and pools that 1,000 do not multiply.
   const warm = await Promise.all([connector(rooms, new Y.Doc(), 0), connector(rooms, new Y.Doc(), 1)]);
-  await sleep(2000);
+  if (settle) await sleep(2000);
   const before = rssOf(serverPids);
   const clients: Client[][] = Array.from({ length: rooms }, () => []);
   const slots = Array.from({ length: rooms * perRoom }, (_, i) => i % rooms);
@@ -85,7 +87,7 @@ async function measure(label: string, serverPids: number[], rooms: number, perRo
       }),
     );
   }
-  await sleep(3000);
+  if (settle) await sleep(3000);
   const after = rssOf(serverPids);
   const cpuBefore = cpuOf(serverPids);
 
@@ -198,8 +200,8 @@ async function save(name: string, quick: boolean, kind: string, results: object)
   console.log(`\nwritten to ${path.relative(root, file)}`);
 }
 
-export async function run({ quick, onStop }: BenchContext): Promise<void> {
-  const shape = quick ? QUICK : FULL;
+export async function run({ quick, smoke, onStop }: BenchContext): Promise<void> {
+  const shape = smoke ? SMOKE : quick ? QUICK : FULL;
   await mkdir(workDir, { recursive: true });
   buildIfNeeded();
 
@@ -228,8 +230,8 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
     });
 
   const results = {
-    atrium: await measure('Atrium', [realtime.pid], shape.rooms, shape.perRoom, shape.seconds, rooms.field, rooms.connector()),
-    baseline: await measure('ws relay', [relay.pid], shape.rooms, shape.perRoom, shape.seconds, () => 'page:bench', bare),
+    atrium: await measure('Atrium', [realtime.pid], shape, rooms.field, rooms.connector()),
+    baseline: await measure('ws relay', [relay.pid], shape, () => 'page:bench', bare),
   };
   printTable([
     ['Atrium', results.atrium],
@@ -241,8 +243,8 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
 }
 
 /** `npm run bench -- rooms-cluster`: two realtime nodes over Redis, each room's clients on both. */
-export async function runCluster({ quick, onStop }: BenchContext): Promise<void> {
-  const shape = quick ? QUICK : CLUSTER;
+export async function runCluster({ quick, smoke, onStop }: BenchContext): Promise<void> {
+  const shape = smoke ? SMOKE : quick ? QUICK : CLUSTER;
   await mkdir(workDir, { recursive: true });
   buildIfNeeded();
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -259,7 +261,7 @@ export async function runCluster({ quick, onStop }: BenchContext): Promise<void>
   const atrium = await startAtriumProcess('atrium-rooms-cluster', database.url, onStop, { REALTIME_URL: one.base, REDIS_URL: redisUrl });
   const rooms = await makeRooms(atrium.base, shape.rooms);
   // Every other client connects to the second node: each edit crosses Redis to half its room.
-  const result = await measure('Atrium ×2', [one.pid, two.pid], shape.rooms, shape.perRoom, shape.seconds, rooms.field, rooms.connector((index) => (index % 2 ? two.base : null)));
+  const result = await measure('Atrium ×2', [one.pid, two.pid], shape, rooms.field, rooms.connector((index) => (index % 2 ? two.base : null)));
   printTable([['Atrium, 2 nodes + Redis', result]]);
   await save('rooms-cluster', quick, database.kind, { atrium: result });
 }

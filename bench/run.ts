@@ -1,7 +1,10 @@
 // `npm run bench`: runs the benchmarks and prints their results.
 //
 //   npm run bench                 every benchmark, full durations
-//   npm run bench -- --quick      short runs: a smoke check for tests and CI, rough numbers
+//   npm run bench -- --quick      short runs, rough numbers
+//   npm run bench -- --smoke      the smallest run that shows each benchmark still works (both
+//                                 servers answer alike, every step completes); no figures to keep.
+//                                 `npm test` runs it after the build.
 //   npm run bench -- me           only the named benchmarks
 //   npm run bench -- load --seconds 15 --clients 50
 //                                 the load test, shorter and with fewer clients
@@ -14,6 +17,8 @@ import { handleStopSignals } from '../lib/db/embedded-postgres.ts';
 
 export type BenchContext = {
   quick: boolean;
+  /** --smoke: tiny sizes and one-second rounds, to show that the benchmark runs; takes precedence over quick. */
+  smoke: boolean;
   /** --seconds and --clients, for the benchmarks that take them (load); undefined when not given. */
   seconds?: number;
   clients?: number;
@@ -39,11 +44,11 @@ const benchmarks: Record<string, () => Promise<Benchmark>> = {
   'rooms-cluster': () => import('./rooms.ts').then((m) => ({ run: m.runCluster })),
 };
 
-const USAGE = 'Usage: npm run bench [-- [--quick] [--seconds N] [--clients N] [NAME...]]';
+const USAGE = 'Usage: npm run bench [-- [--quick | --smoke] [--seconds N] [--clients N] [NAME...]]';
 function parseCommandLine() {
   try {
     const parsed = parseArgs({
-      options: { quick: { type: 'boolean', default: false }, seconds: { type: 'string' }, clients: { type: 'string' } },
+      options: { quick: { type: 'boolean', default: false }, smoke: { type: 'boolean', default: false }, seconds: { type: 'string' }, clients: { type: 'string' } },
       allowPositionals: true,
     });
     for (const name of ['seconds', 'clients'] as const) {
@@ -95,12 +100,12 @@ handleStopSignals(onSignal);
 
 let failed = false;
 for (const name of selected) {
-  console.log(`\n## ${name}${values.quick ? ' (quick)' : ''}\n`);
+  console.log(`\n## ${name}${values.smoke ? ' (smoke)' : values.quick ? ' (quick)' : ''}\n`);
   steps = [];
   stopping = undefined;
   try {
     const benchmark = await benchmarks[name]();
-    await benchmark.run({ quick: values.quick, seconds: number(values.seconds), clients: number(values.clients), onStop: (step) => steps.push(step) });
+    await benchmark.run({ quick: values.quick, smoke: values.smoke, seconds: number(values.seconds), clients: number(values.clients), onStop: (step) => steps.push(step) });
   } catch (error) {
     // After Ctrl-C the servers go away mid-run; that failure is not news.
     if (interrupted) break;

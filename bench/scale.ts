@@ -22,10 +22,10 @@ type Curve = { operation: string; unit: string; expected: Expected; points: Arra
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-export async function run({ quick, onStop }: BenchContext): Promise<void> {
-  const tries = quick ? 3 : 5;
-  // Sizes ten times apart; --quick stops one size short.
-  const sizes = (largest: number) => (quick ? [largest / 100, largest / 10] : [largest / 100, largest / 10, largest]);
+export async function run({ quick, smoke, onStop }: BenchContext): Promise<void> {
+  const tries = smoke ? 1 : quick ? 3 : 5;
+  // Sizes ten times apart; --quick stops one size short, --smoke runs one tiny size.
+  const sizes = (largest: number) => (smoke ? [largest / 1000] : quick ? [largest / 100, largest / 10] : [largest / 100, largest / 10, largest]);
   await mkdir(workDir, { recursive: true });
   buildIfNeeded();
   const database = await benchDatabase('scale', onStop);

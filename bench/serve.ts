@@ -29,8 +29,8 @@ const site = {
   'style.css': text('style', (i) => `.rule-${i} { margin: ${i % 17}px; color: #${(i * 2654435761 % 0xffffff).toString(16).padStart(6, '0')}; }\n`),
 };
 
-export async function run({ quick, onStop }: BenchContext): Promise<void> {
-  const seconds = quick ? { warmup: 1, measure: 2 } : { warmup: 3, measure: 10 };
+export async function run({ quick, smoke, onStop }: BenchContext): Promise<void> {
+  const seconds = smoke ? { warmup: 0, measure: 1, rounds: 1 } : quick ? { warmup: 1, measure: 2 } : { warmup: 3, measure: 10 };
   await mkdir(workDir, { recursive: true });
   buildIfNeeded();
   const siteDir = path.join(workDir, 'serve-site');
@@ -89,7 +89,7 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   let pages = 0;
   const viewsBefore = await viewCount();
   for (const load of loads) {
-    for (const connections of CONNECTIONS) {
+    for (const connections of smoke ? [10] : CONNECTIONS) {
       const pair = (host: string): Load => ({ path: load.path, status: load.status, headers: { host, ...load.headers } });
       const result = await compare(atrium, baseline, { atrium: pair(siteHost), baseline: pair('localhost') }, connections, seconds, load.what);
       if (load.path === '/') pages += result.atriumAnswered;
@@ -105,7 +105,7 @@ export async function run({ quick, onStop }: BenchContext): Promise<void> {
   // Requests still in flight when a round ends are answered (and counted) but not in autocannon's figures.
   if (recorded < pages) throw new Error(`${pages - recorded} views were lost`);
   const file = path.join(workDir, 'results-serve.json');
-  const report = { benchmark: 'serve', date: new Date().toISOString(), quick, seconds, machine: { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model, node: process.version }, database: database.kind, views: { recorded, pages }, results: rows };
+  const report = { benchmark: 'serve', date: new Date().toISOString(), quick, smoke, seconds, machine: { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model, node: process.version }, database: database.kind, views: { recorded, pages }, results: rows };
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`Atrium / baseline = Atrium req/s over the baseline's (targets: assets at least 0.5x, HTML pages with their view 0.4x). Written to ${path.relative(root, file)}.`);
 }

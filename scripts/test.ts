@@ -1,7 +1,8 @@
 // `npm test`: the whole suite. Vitest (integration tests against a real
 // Postgres), the storage tests again on S3, then a production build, the cluster test (several nodes of that
-// build behind HAProxy) and Playwright in a real Chromium. Every stage runs whose prerequisites
-// passed, and the closing lines account for each (scripts/test-stages.ts).
+// build behind HAProxy), Playwright in a real Chromium, and every benchmark in its smoke mode.
+// Every stage runs whose prerequisites passed, and the closing lines account for each
+// (scripts/test-stages.ts).
 // With DATABASE_URL set, its server is used (each run makes fresh databases on
 // it); without, embedded PostgreSQL servers under .atrium/ are started.
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
@@ -49,6 +50,9 @@ async function vitest(name: string, command: string, args: string[]): Promise<St
 // bucket (s3rver on loopback); `npm run test:s3` runs the whole suite so.
 const ON_S3 = ['test/storage', 'test/spaces/publishing.test.ts', 'test/spaces/serving.test.ts', 'test/spaces/uploads.test.ts', 'test/spacedb/history.test.ts'];
 
+// All of `npm run bench`'s list but rooms-cluster, which needs Redis and measures what rooms does on two nodes.
+const SMOKE_BENCHMARKS = ['me', 'serve', 'db', 'publish', 'rooms', 'load', 'scale'];
+
 async function playwright(): Promise<StageRun | { notRun: string }> {
   if (!chromiumAvailable()) {
     if (process.env.CI) return { notRun: 'no Chromium found: install it (apt-get install chromium) or set CHROMIUM_PATH' };
@@ -78,6 +82,13 @@ const outcome = await runStages([
   // The cluster test runs web nodes from the build, behind HAProxy (test/cluster/).
   { name: 'cluster', needs: ['build'], run: () => vitest('vitest-cluster', bin('vitest'), ['run', '--config', 'vitest.cluster.config.ts']) },
   { name: 'playwright', needs: ['build'], run: playwright },
+  // Every benchmark in its smoke mode, so that none can rot unseen: each starts the built server
+  // (and its bare baseline) and checks that the two answer alike; about two minutes in all.
+  {
+    name: 'benchmarks',
+    needs: ['build'],
+    run: async () => ({ exitCode: run(process.execPath, [path.join(root, 'bench/run.ts'), '--smoke', ...SMOKE_BENCHMARKS]) }),
+  },
 ]);
 const { lines, exitCode } = summarize(outcome);
 console.log(lines.join('\n'));
