@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFrontServer } from '../server.ts';
-import { cliAgainst } from './run-cli.ts';
+import { cliAgainst, cliTimeout } from './run-cli.ts';
 import { World } from '../http/world.ts';
 import { bookClub, writeRoom } from '../apps/helpers.ts';
 
@@ -44,5 +44,5 @@ describe('atrium apps', () => {
     const file = path.join(await mkdtemp(path.join(tmpdir(), 'atrium-export-')), 'club.zip');
     expect(JSON.parse(await atrium(token, 'apps', 'export', app.id, '-o', file, '--json'))).toEqual({ file });
     expect((await stat(file)).size).toBeGreaterThan(1000);
-  }, 60_000);
+  }, cliTimeout(8));
 });

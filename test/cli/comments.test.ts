@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { signIn } from '../helpers.ts';
 import { useFrontServer } from '../server.ts';
-import { cliAgainst } from './run-cli.ts';
+import { cliAgainst, cliTimeout } from './run-cli.ts';
 import { makeSpace, push } from '../spaces/fixtures.ts';
 
 const server = useFrontServer();
@@ -10,7 +10,7 @@ const server = useFrontServer();
 const atrium = cliAgainst(server);
 
 describe('atrium comments', () => {
-  it('adds, lists, replies, edits, shows history, resolves, reopens and removes', async () => {
+  it('adds, lists, replies, edits, shows history, resolves, reopens and removes', { timeout: cliTimeout(11) }, async () => {
     const owner = await signIn('cli-commenter');
     const space = await makeSpace(owner.token, owner.user.handle);
     await push(owner.token, space.id, { 'guide.md': '# Guide\n\nInstall the tool first.\n' });

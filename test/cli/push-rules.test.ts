@@ -11,6 +11,7 @@ import { makeSpace } from '../spaces/fixtures.ts';
 import { useFrontServer } from '../server.ts';
 import { domainCheck } from '@/lib/spaces/domains.ts';
 import { localhostEverywhere } from '../http/raw.ts';
+import { cliTimeout } from './run-cli.ts';
 
 const server = useFrontServer();
 const run = promisify(execFile);
@@ -34,7 +35,7 @@ describe('atrium push with rule files', () => {
 });
 
 describe('atrium alias and push --alias', () => {
-  it('publishes to an alias, prints its address, and lists, moves and removes aliases', { timeout: 60_000 }, async () => {
+  it('publishes to an alias, prints its address, and lists, moves and removes aliases', { timeout: cliTimeout(6) }, async () => {
     const owner = await signIn('cli-alias');
     const space = await makeSpace(owner.token, 'cli-alias');
     const dir = await mkdtemp(path.join(tmpdir(), 'atrium-alias-'));
@@ -55,7 +56,7 @@ describe('atrium alias and push --alias', () => {
 });
 
 describe('atrium domains', () => {
-  it('adds a domain with what to do next, verifies it through the name, lists and removes it', { timeout: 60_000 }, async () => {
+  it('adds a domain with what to do next, verifies it through the name, lists and removes it', { timeout: cliTimeout(4) }, async () => {
     const saved = { ...domainCheck };
     Object.assign(domainCheck, { port: Number(new URL(server.origin).port), lookup: localhostEverywhere });
     try {

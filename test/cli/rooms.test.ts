@@ -2,14 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { signIn } from '../helpers.ts';
 import { useFrontServer } from '../server.ts';
-import { cliAgainst } from './run-cli.ts';
+import { cliAgainst, cliTimeout } from './run-cli.ts';
 
 const server = useFrontServer();
 
 const atrium = cliAgainst(server);
 
 describe('atrium rooms', () => {
-  it('creates, lists, shows, invites, exports, lists sources and deletes rooms and live spaces', async () => {
+  it('creates, lists, shows, invites, exports, lists sources and deletes rooms and live spaces', { timeout: cliTimeout(14) }, async () => {
     const owner = await signIn('cli-room-owner');
     const guest = await signIn('cli-room-guest');
     const made = await fetch(`${server.origin}/v1/workspaces`, {

@@ -8,6 +8,13 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
+/**
+ * The time limit of a test that runs the CLI `runs` times. Each run is a Node process of its own
+ * that loads the CLI: well under a second alone, several on a busy machine (load 12 on 2 cores),
+ * so such a test gets 10 s a run rather than Vitest's 20 s in all.
+ */
+export const cliTimeout = (runs: number) => 30_000 + runs * 10_000;
+
 /** `atrium(token, ...args)` resolves to the command's standard output; a failing command rejects. */
 export function cliAgainst(server: { origin: string }) {
   return async function atrium(token: string, ...args: string[]): Promise<string> {

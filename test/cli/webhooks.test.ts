@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
 import { signIn } from '../helpers.ts';
 import { useFrontServer } from '../server.ts';
-import { cliAgainst } from './run-cli.ts';
+import { cliAgainst, cliTimeout } from './run-cli.ts';
 
 const server = useFrontServer();
 const atrium = cliAgainst(server);
@@ -13,7 +13,7 @@ afterAll(() => {
 });
 
 describe('atrium webhooks', () => {
-  it('adds, lists, changes, pauses, pings, shows deliveries, redelivers and removes', async () => {
+  it('adds, lists, changes, pauses, pings, shows deliveries, redelivers and removes', { timeout: cliTimeout(11) }, async () => {
     // The receiver would be on this machine: allowed for the test, as an operator may.
     config.webhooksAllowPrivate = true;
     const owner = await signIn('cli-hooks');

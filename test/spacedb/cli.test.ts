@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, expect, it } from 'vitest';
+import { cliTimeout } from '../cli/run-cli.ts';
 import { devLogin, request, useApiServers, type ApiProcess } from '../process-server.ts';
 
 const run = promisify(execFile);
@@ -16,7 +17,7 @@ beforeAll(async () => {
   server = await servers.start();
 });
 
-it('queries, lists, exports, imports, logs, resets and restores from the command line', async () => {
+it('queries, lists, exports, imports, logs, resets and restores from the command line', { timeout: cliTimeout(16) }, async () => {
   const { token } = await devLogin(server.origin, 'dbcli');
   const space = async (name: string) => (await request(server.origin, 'POST', '/v1/spaces', { token, body: { workspace: 'dbcli', name } })).json.id as string;
   const [source, target] = [await space('Source'), await space('Target')];
