@@ -31,6 +31,11 @@ export function note(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+/** `text` as one word of a shell command to copy: as it is when nothing in it is special, else single-quoted. */
+export function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
 export function formatTime(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '-';
   return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);

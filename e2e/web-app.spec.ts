@@ -30,6 +30,7 @@ for (const size of WIDTHS) {
       // Only what works today: the package built from this server's checkout, never a name on npm the project does not own.
       await expect(guide).toContainText('npm run pack:cli');
       await expect(guide).not.toContainText('npm install -g atrium-cli');
+      await expect(guide.getByRole('button', { name: /Copy: atrium init \.\/site/ })).toBeVisible();
       await expect(guide.getByRole('button', { name: /Copy: atrium push/ })).toBeVisible();
       await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
       await expectNoSideways(page);

@@ -11,7 +11,7 @@ import { accountsApi } from '../../lib/schemas/accounts.ts';
 import { spacesApi, type Space } from '../../lib/schemas/spaces.ts';
 import { openInBrowser } from '../browser.ts';
 import { globalOptions, nodeStream, signedInClient } from '../context.ts';
-import { CliError, EXIT, formatTime, note, printJson, printTable, say } from '../output.ts';
+import { CliError, EXIT, formatTime, note, printJson, printTable, say, shellWord } from '../output.ts';
 import { eachLimit } from '../../lib/pool.ts';
 import { Progress } from '../progress.ts';
 import { readLink, spaceIdFor, withSpaceOption, writeLink } from '../space-link.ts';
@@ -101,7 +101,8 @@ async function init(this: Command, dir: string | undefined, options: { space?: s
   }
   await writeLink(root, { server: client.baseUrl, spaceId: target.id });
   if (globalOptions(this).json) return printJson(target);
-  say(`Linked ${root} to ${target.name} (${target.id}). Publish it with \`atrium push\`.`);
+  // The push command for the folder as it was named, so that it works from where init was typed.
+  say(`Linked ${root} to ${target.name} (${target.id}). Publish it with \`atrium push${dir ? ` ${shellWord(dir)}` : ''}\`.`);
 }
 
 async function versions(this: Command) {

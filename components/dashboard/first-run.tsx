@@ -1,16 +1,16 @@
 import { CommandSteps } from '@/components/ui/command-steps.tsx';
-import { INSTALL_CLI } from '@/lib/web/cli-commands.ts';
+import { firstPublishCommands } from '@/lib/web/cli-commands.ts';
 
-/** The first steps, for someone with nothing published yet: install the CLI, sign in, push. */
+/** The first steps, for someone with nothing published yet: install the CLI, sign in, link a folder, push. */
 export function FirstRun({ server }: { server: string }) {
   return (
     <section aria-labelledby="first-run" className="rounded-lg border border-brand/30 bg-brand-soft p-5 dark:border-indigo-800 dark:bg-indigo-950/40">
       <h2 id="first-run" className="font-semibold">
         Publish your first site
       </h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">Three commands from a terminal; each push sends only what changed.</p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">Four commands from a terminal; each push sends only what changed.</p>
       <div className="mt-4">
-        <CommandSteps steps={[INSTALL_CLI, ['Sign in from your terminal', `atrium login --server ${server}`], ['Publish a folder', 'atrium push ./site -m "First version"']]} />
+        <CommandSteps steps={firstPublishCommands(server)} />
       </div>
     </section>
   );

@@ -1,0 +1,51 @@
+// The dashboard's "Publish your first site" commands, run as printed by a shell from the folder
+// where they are typed, on a fresh account: init links ./site to a new space and names the push
+// that publishes it; the push publishes it. Only the sign-in is the environment's (ATRIUM_TOKEN).
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, it } from 'vitest';
+import { firstPublishCommands } from '@/lib/web/cli-commands.ts';
+import { signIn } from '../helpers.ts';
+import { useFrontServer } from '../server.ts';
+import { cliTimeout } from './run-cli.ts';
+
+const run = promisify(execFile);
+const server = useFrontServer();
+
+it('the first-publish commands work as printed from the folder that holds the site', { timeout: cliTimeout(3) }, async () => {
+  const { token } = await signIn('first-publisher');
+  const here = await mkdtemp(path.join(tmpdir(), 'atrium-first-publish-'));
+  await mkdir(path.join(here, 'site'));
+  await writeFile(path.join(here, 'site', 'index.html'), '<h1>Hello</h1>\n');
+  // `atrium` on PATH runs this checkout's CLI, as the installed package would.
+  const bin = await mkdtemp(path.join(tmpdir(), 'atrium-bin-'));
+  await writeFile(path.join(bin, 'atrium'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.resolve('cli/main.ts'))} "$@"\n`);
+  await chmod(path.join(bin, 'atrium'), 0o755);
+  const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, ATRIUM_URL: server.origin, ATRIUM_TOKEN: token, ATRIUM_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), 'atrium-config-')) };
+  const shell = async (command: string) => (await run('bash', ['-c', command], { cwd: here, env })).stdout;
+
+  const commands = firstPublishCommands(server.origin).map(([, command]) => command);
+  expect(commands.slice(1, 2)).toEqual([`atrium login --server ${server.origin}`]);
+  const [init, push] = commands.slice(2);
+  expect(await shell(init)).toContain('Publish it with `atrium push ./site`.');
+  expect(await shell(push)).toContain('version 1');
+
+  const { spaceId } = JSON.parse(await readFile(path.join(here, 'site', '.atrium', 'space.json'), 'utf8'));
+  const versions = await (await fetch(`${server.origin}/v1/spaces/${spaceId}/versions`, { headers: { authorization: `Bearer ${token}` } })).json();
+  expect(versions.versions.map((v: { number: number; message: string | null }) => [v.number, v.message])).toEqual([[1, 'First version']]);
+});
+
+it('init names the folder to push as it was typed, quoted for the shell when it must be', { timeout: cliTimeout(2) }, async () => {
+  const { token } = await signIn('first-publisher-2');
+  const here = await mkdtemp(path.join(tmpdir(), 'atrium-first-publish-'));
+  await mkdir(path.join(here, "Jo's site"));
+  const env = { ...process.env, ATRIUM_URL: server.origin, ATRIUM_TOKEN: token, ATRIUM_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), 'atrium-config-')) };
+  const atrium = async (...args: string[]) => (await run(process.execPath, [path.resolve('cli/main.ts'), ...args], { cwd: here, env })).stdout;
+  expect(await atrium('init', "Jo's site")).toContain("Publish it with `atrium push 'Jo'\\''s site'`.");
+  await mkdir(path.join(here, 'current'));
+  const inside = await run(process.execPath, [path.resolve('cli/main.ts'), 'init'], { cwd: path.join(here, 'current'), env });
+  expect(inside.stdout).toContain('Publish it with `atrium push`.');
+});
