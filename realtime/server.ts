@@ -51,7 +51,9 @@ export type Realtime = {
   stop: () => Promise<void>;
 };
 
-const refuse = (code: ErrorCode, message: string) => errorResponse(code, message);
+const refuse = (code: Exclude<ErrorCode, 'rate_limited'>, message: string) => errorResponse(code, message);
+/** A full room is a 429 like any other: it says when a place may have come free. */
+export const ROOM_FULL_RETRY_SECONDS = 30;
 
 export function createRealtime(options: RealtimeOptions = {}): Realtime {
   // In this order: an update is checked against the model, then logged, then applied.
@@ -91,7 +93,7 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
         if (holder === 'bad-ticket') return refuse('unauthorized', 'A valid ticket is required: POST …/ticket and connect within a minute, once.');
         if (holder === 'no-access') return refuse('not_found', 'No such room (or you cannot see it).');
         const place = admission.take(roomId);
-        if (!place) return refuse('rate_limited', 'This room has as many people connected as it takes; try again later.');
+        if (!place) return errorResponse('rate_limited', 'This room has as many people connected as it takes; try again later.', { 'retry-after': String(ROOM_FULL_RETRY_SECONDS) });
         const socket: SocketState = { authenticated: false, close: () => {}, place };
         const context: SocketContext = { ...holder, roomId, kind, hidden: new Set(holder.hidden), socket };
         return { context: { atrium: context } };

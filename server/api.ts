@@ -73,7 +73,7 @@ export async function answerApi(request: IncomingMessage, response: ServerRespon
     result = await answer(request, context, target, rawPath);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    result = errorResponse(error.code, error.message, error.headers);
+    result = errorResponse(error);
   }
   await sendWebResponse(request, response, result);
 }

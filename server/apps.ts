@@ -13,7 +13,7 @@ import { fileResponse } from '../lib/http/files.ts';
 import type { RequestContext } from '../lib/http/request-context.ts';
 import { contentHostOf, contentIsSecure } from '../lib/spaces/hosts.ts';
 import { requestUrl, sendWebResponse, toWebRequest } from './http.ts';
-import { joinCodePage, notFoundPage, pausedPage } from './pages.ts';
+import { joinCodePage, notFoundPage, pausedPage, withHeaders } from './pages.ts';
 
 /** A form or a row is a few kilobytes; far larger bodies are refused unread. */
 const APP_BODY_LIMIT = 64 * 1024;
@@ -39,9 +39,9 @@ async function render(request: Request, where: AppVisit['where'], slug: string, 
   let response: Response;
   if (answer.kind === 'file') response = await fileResponse(request, answer.file);
   else if (answer.kind === 'redirect') response = new Response(null, { status: answer.status, headers: { location: answer.location, 'cache-control': 'no-store' } });
-  else if (answer.kind === 'code') response = joinCodePage(answer.status, answer.name, answer.error, config.publicUrl);
+  else if (answer.kind === 'code') response = withHeaders(joinCodePage(answer.status, answer.name, answer.error, config.publicUrl), answer.headers);
   else if (answer.kind === 'paused') response = pausedPage(answer.name, config.publicUrl);
-  else if (answer.kind === 'json') response = Response.json(answer.body, { status: answer.status, headers: { 'cache-control': 'no-store' } });
+  else if (answer.kind === 'json') response = Response.json(answer.body, { status: answer.status, headers: { ...answer.headers, 'cache-control': 'no-store' } });
   else response = notFoundPage(answer.message, answer.signInUrl, config.publicUrl);
   if (answer.grant) response.headers.append('set-cookie', cookieHeader(where, slug, answer.grant));
   return response;
@@ -51,7 +51,7 @@ export async function appResponse(request: Request): Promise<Response> {
   try {
     return await answer(request);
   } catch (error) {
-    if (error instanceof ApiError) return errorResponse(error.code, error.message, error.headers);
+    if (error instanceof ApiError) return errorResponse(error);
     throw error;
   }
 }

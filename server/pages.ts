@@ -20,6 +20,12 @@ button{margin-top:1rem;font:inherit;font-weight:500;padding:.5rem 1rem;border:0;
 @media (prefers-color-scheme:dark){button{color:#0f172a}}
 .error{color:var(--error)}main a{color:var(--brand)}`;
 
+/** A rendered page with its refusal's own headers added (a 429's Retry-After). */
+export function withHeaders(response: Response, headers: Record<string, string> = {}): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -18,7 +18,7 @@ import { VERIFY_PATH } from '../lib/spaces/domains.ts';
 import { contentHostOf, contentIsSecure } from '../lib/spaces/hosts.ts';
 import { serveSite, SITE_TOKEN_LIFETIME, unlockSite, type SiteAnswer, type SiteVisit } from '../lib/spaces/serving.ts';
 import { headersOf, requestUrl, sendFile, sendWebResponse, toWebRequest } from './http.ts';
-import { notFoundPage, passwordPage } from './pages.ts';
+import { notFoundPage, passwordPage, withHeaders } from './pages.ts';
 
 /** The password form posts a few dozen bytes; anything far larger is refused unread. */
 const SITE_FORM_LIMIT = 16 * 1024;
@@ -59,7 +59,7 @@ function decodedSegment(segment: string): string | null {
 /** An answer that is not a stored file: a redirect, the password form, not found. */
 function pageOf(answer: Exclude<SiteAnswer, { kind: 'file' }>): Response {
   if (answer.kind === 'redirect') return new Response(null, { status: answer.status, headers: { location: answer.location, 'cache-control': 'no-store' } });
-  if (answer.kind === 'password') return passwordPage(answer.status, answer.error, answer.memberUrl, config.publicUrl);
+  if (answer.kind === 'password') return withHeaders(passwordPage(answer.status, answer.error, answer.memberUrl, config.publicUrl), answer.headers);
   return notFoundPage(answer.message, answer.signInUrl, config.publicUrl);
 }
 
@@ -156,7 +156,7 @@ export async function downloadResponse(request: Request): Promise<Response> {
   try {
     return await fileResponse(request, await downloadByTicket(ticket));
   } catch (error) {
-    if (error instanceof ApiError) return errorResponse(error.code, error.message, error.headers);
+    if (error instanceof ApiError) return errorResponse(error);
     throw error;
   }
 }

@@ -107,15 +107,15 @@ export type AppVisit = {
 export type AppAnswer = { grant?: string } & (
   | { kind: 'file'; file: FileAnswer }
   | { kind: 'redirect'; location: string; status: 303 | 308 }
-  | { kind: 'code'; status: 401 | 400 | 429; name: string; error: string | null }
+  | { kind: 'code'; status: 401 | 400 | 429; name: string; error: string | null; headers?: Record<string, string> }
   | { kind: 'paused'; name: string }
-  | { kind: 'json'; status: number; body: unknown }
+  | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: 'not-found'; message: string; signInUrl: string | null }
 );
 
 const NOT_FOUND = 'There is no live app here, or you cannot open it.';
 const notFound = (signInUrl: string | null = null): AppAnswer => ({ kind: 'not-found', message: NOT_FOUND, signInUrl });
-const apiError = (status: number, code: string, message: string): AppAnswer => ({ kind: 'json', status, body: { error: { code, message } } });
+const apiError = (status: number, code: string, message: string, headers?: Record<string, string>): AppAnswer => ({ kind: 'json', status, body: { error: { code, message } }, headers });
 
 // Visitors' rows (form tables), shared by every node: per address, and per app
 // for all visitors together, so that a flood fills nothing in minutes.
@@ -209,7 +209,7 @@ export async function serveApp(visit: AppVisit, slug: string): Promise<AppAnswer
         try {
           await codeTries.consume(key);
         } catch (error) {
-          if (error instanceof ApiError && error.code === 'rate_limited') return { kind: 'code', status: 429, name: app.name, error: error.message };
+          if (error instanceof ApiError && error.code === 'rate_limited') return { kind: 'code', status: 429, name: app.name, error: error.message, headers: error.headers };
           throw error;
         }
         return { kind: 'code', status: 401, name: app.name, error: 'That code is not right.' };
@@ -312,7 +312,7 @@ async function answerApi(app: LiveApp, path: string, visit: AppVisit, admin: boo
       await rowsPerAddress.consume(`${app.id}:${addressKey(visit.client.address)}`);
       await rowsPerApp.consume(app.id);
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'rate_limited') return apiError(429, 'rate_limited', error.message);
+      if (error instanceof ApiError && error.code === 'rate_limited') return apiError(429, 'rate_limited', error.message, error.headers);
       throw error;
     }
   }

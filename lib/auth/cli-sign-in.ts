@@ -7,7 +7,7 @@ import type { Caller, SignedInCaller } from '../access/caller.ts';
 import { randomInt } from 'node:crypto';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
-import type { CliSignIn } from '../db/generated/client.ts';
+import type { CliSignIn, Prisma } from '../db/generated/client.ts';
 import { clientAddress, clientLocation } from '../http/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
@@ -62,11 +62,16 @@ export async function startCliSignIn({ client }: Caller, label: string | undefin
     await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${START_LOCK})`);
     await tx.cliSignIn.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - KEEP_FINISHED_MS) } } });
     const pending = { status: 'pending' as const, expiresAt: { gt: now } };
+    // Full until the first of the waiting sign-ins expires: that is when to try again.
+    const untilOneExpires = async (where: Prisma.CliSignInWhereInput) => {
+      const first = await tx.cliSignIn.findFirst({ where, orderBy: { expiresAt: 'asc' }, select: { expiresAt: true } });
+      return { 'retry-after': String(Math.max(1, Math.ceil(((first?.expiresAt.getTime() ?? now.getTime()) - now.getTime()) / 1000))) };
+    };
     if ((await tx.cliSignIn.count({ where: pending })) >= PENDING_OVERALL) {
-      throw new ApiError('rate_limited', 'Too many command-line sign-ins are waiting for approval; try again in a few minutes.');
+      throw new ApiError('rate_limited', 'Too many command-line sign-ins are waiting for approval; try again in a few minutes.', await untilOneExpires(pending));
     }
     if ((await tx.cliSignIn.count({ where: { ...pending, ip } })) >= PENDING_PER_ADDRESS) {
-      throw new ApiError('rate_limited', `There are already ${PENDING_PER_ADDRESS} sign-ins waiting for approval from your address; approve, deny or let them expire first.`);
+      throw new ApiError('rate_limited', `There are already ${PENDING_PER_ADDRESS} sign-ins waiting for approval from your address; approve, deny or let them expire first.`, await untilOneExpires({ ...pending, ip }));
     }
     let code = newUserCode();
     while (await tx.cliSignIn.findUnique({ where: { userCode: code }, select: { id: true } })) code = newUserCode();

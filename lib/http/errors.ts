@@ -17,10 +17,15 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** A 429 always says when to come back. */
+type RetryAfter = { 'retry-after': string } & Record<string, string>;
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly headers: Record<string, string>;
 
+  constructor(code: 'rate_limited', message: string, headers: RetryAfter);
+  constructor(code: Exclude<ErrorCode, 'rate_limited'>, message: string, headers?: Record<string, string>);
   constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
     super(message);
     this.code = code;
@@ -32,6 +37,11 @@ export class ApiError extends Error {
   }
 }
 
-export function errorResponse(code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ error: { code, message } }, { status: ERROR_STATUS[code], headers });
+/** The spec's error envelope, from an ApiError or from a code and message. */
+export function errorResponse(error: ApiError): Response;
+export function errorResponse(code: 'rate_limited', message: string, headers: RetryAfter): Response;
+export function errorResponse(code: Exclude<ErrorCode, 'rate_limited'>, message: string, headers?: Record<string, string>): Response;
+export function errorResponse(what: ApiError | ErrorCode, message?: string, headers: Record<string, string> = {}): Response {
+  const [code, text, extra] = what instanceof ApiError ? [what.code, what.message, what.headers] : [what, message, headers];
+  return Response.json({ error: { code, message: text } }, { status: ERROR_STATUS[code], headers: extra });
 }

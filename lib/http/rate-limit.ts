@@ -157,6 +157,11 @@ function countOf(res: RateLimiterRes): Count {
 
 const declared = new Map<string, RateLimitSpec>();
 
+/** The limits declared so far in this process, by name. */
+export function declaredRateLimits(): ReadonlyMap<string, RateLimitSpec> {
+  return declared;
+}
+
 /** Declares a limit. Cheap: the store is reached on the first count. */
 export function rateLimit(spec: RateLimitSpec): Limiter {
   if (!/^[\w.-]+$/.test(spec.name)) throw new Error(`rate limit name ${JSON.stringify(spec.name)}: use letters, digits, ".", "-" and "_"`);

@@ -121,7 +121,7 @@ export function route<E extends Endpoint>(endpoint: E, handler: (context: Contex
       response = await successResponse(endpoint, request, await handler(context as Context<E>));
     } catch (error) {
       if (error instanceof ApiError) {
-        response = errorResponse(error.code, error.message, error.headers);
+        response = errorResponse(error);
       } else if (request.signal.aborted) {
         // The client went away mid-body: nothing failed here, and nobody reads this answer.
         log.info('request aborted by the client', { requestId, route: endpoint.path });

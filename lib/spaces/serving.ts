@@ -79,7 +79,7 @@ export type SiteVisit = {
 export type SiteAnswer = { grant?: string } & (
   | { kind: 'file'; file: FileAnswer }
   | { kind: 'redirect'; location: string; status: 301 | 302 | 303 | 307 | 308 }
-  | { kind: 'password'; status: 400 | 401 | 429; error: string | null; memberUrl: string | null }
+  | { kind: 'password'; status: 400 | 401 | 429; error: string | null; memberUrl: string | null; headers?: Record<string, string> }
   | { kind: 'not-found'; message: string; signInUrl: string | null }
 );
 
@@ -306,7 +306,7 @@ export async function unlockSite(caller: Caller, url: URL, id: string, password:
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.code === 'unauthorized') return { kind: 'password', status: 401, error: 'Wrong password.', memberUrl: null };
-    if (error.code === 'rate_limited') return { kind: 'password', status: 429, error: error.message, memberUrl: null };
+    if (error.code === 'rate_limited') return { kind: 'password', status: 429, error: error.message, memberUrl: null, headers: error.headers };
     return notFound(null);
   }
 }

@@ -8,6 +8,7 @@ import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import WebSocket from 'ws';
+import type { IncomingHttpHeaders } from 'node:http';
 import { waitFor } from './socket-helpers.ts';
 
 // The protocol's message and sub-message numbers (@hocuspocus/common).
@@ -145,7 +146,7 @@ export async function openRaw(url: string, roomId: string, options: { authentica
   );
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
-    socket.once('unexpected-response', (_request, response) => reject(new RawRefusal(response.statusCode ?? 0)));
+    socket.once('unexpected-response', (_request, response) => reject(new RawRefusal(response.statusCode ?? 0, response.headers)));
     socket.once('error', reject);
   });
   void closed;
@@ -159,8 +160,10 @@ export async function openRaw(url: string, roomId: string, options: { authentica
 /** An upgrade answered with an HTTP status instead of a socket. */
 export class RawRefusal extends Error {
   status: number;
-  constructor(status: number) {
+  headers: IncomingHttpHeaders;
+  constructor(status: number, headers: IncomingHttpHeaders = {}) {
     super(`upgrade refused with ${status}`);
     this.status = status;
+    this.headers = headers;
   }
 }
