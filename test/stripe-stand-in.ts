@@ -46,6 +46,8 @@ export class StripeStandIn {
   schedules = new Map<string, Json>();
   /** Make the next calls fail with this status (e.g. Stripe down). */
   failWith: number | null = null;
+  /** Objects answered with a bare 404, without Stripe's `resource_missing` code (as a proxy or another API version may). */
+  gone = new Set<string>();
 
   price(priceId: string): Json {
     return { id: priceId, object: 'price', metadata: priceId === PRICES.enterprise ? { atrium_plan: 'enterprise' } : {} };
@@ -98,6 +100,7 @@ export class StripeStandIn {
   private answer(method: string, path: string, body: Json): [number, Json] {
     const sub = (subId: string) => this.subscriptions.get(subId);
     const notFound: [number, Json] = [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such object: ${path}` } }];
+    if (this.gone.has(path.split('/').at(-1)!)) return [404, { error: { type: 'invalid_request_error', message: `No such object: ${path}` } }];
     let m: RegExpMatchArray | null;
     if (method === 'POST' && path === '/v1/customers') {
       const customer = { id: id('cus'), object: 'customer', name: body.name ?? null, metadata: body.metadata ?? {} };

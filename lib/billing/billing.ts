@@ -15,9 +15,10 @@ import { config } from '../config.ts';
 import { db, type Prisma } from '../db/client.ts';
 import type { Plan } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
+import { log } from '../log.ts';
 import type { BillingState } from '../schemas/billing.ts';
 import { billingPageUrl, limitsOf, planName, planRank } from './plans.ts';
-import { billingConfigured, planOfPrice, priceOf, stripe } from './stripe.ts';
+import { billingConfigured, isGone, planOfPrice, priceOf, stripe } from './stripe.ts';
 
 type Workspace = { id: string; slug: string; name: string; plan: Plan };
 type Actor = { id: string; handle: string } | null;
@@ -84,6 +85,17 @@ async function customerOf(client: Stripe, workspace: Workspace, account: { custo
   return customer.id;
 }
 
+/** The subscription's schedule; null when Stripe no longer has it (then nothing waits). */
+async function retrieveSchedule(client: Stripe, id: string, subscriptionId: string): Promise<Stripe.SubscriptionSchedule | null> {
+  try {
+    return await client.subscriptionSchedules.retrieve(id);
+  } catch (error) {
+    if (!isGone(error)) throw error;
+    log.warn('billing: a subscription names a schedule Stripe does not know; no change is waiting', { subscription: subscriptionId, schedule: id });
+    return null;
+  }
+}
+
 /**
  * What a re-read subscription says about the workspace: its plan, status,
  * renewal and the change waiting for the period's end (a cancellation, or
@@ -96,9 +108,9 @@ export async function subscriptionFacts(client: Stripe, sub: Stripe.Subscription
   if (!ended && sub.cancel_at_period_end) {
     scheduled = { plan: 'free', at: new Date((sub.cancel_at ?? renews ?? 0) * 1000) };
   } else if (!ended && scheduleIdOf(sub)) {
-    const schedule = await client.subscriptionSchedules.retrieve(scheduleIdOf(sub)!);
+    const schedule = await retrieveSchedule(client, scheduleIdOf(sub)!, sub.id);
     const now = Date.now() / 1000;
-    const next = schedule.status === 'active' || schedule.status === 'not_started' ? schedule.phases.find((p) => p.start_date > now) : undefined;
+    const next = schedule?.status === 'active' || schedule?.status === 'not_started' ? schedule.phases.find((p) => p.start_date > now) : undefined;
     const plan = next ? planOfPrice(next.items[0]?.price as Stripe.Price | string) : null;
     if (next && plan) scheduled = { plan, at: new Date(next.start_date * 1000) };
   }

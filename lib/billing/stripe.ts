@@ -31,6 +31,12 @@ export function stripe(): Stripe {
   return client;
 }
 
+/**
+ * Whether Stripe answered that it does not hold the object asked for: any 404,
+ * whether or not it carries the `resource_missing` code.
+ */
+export const isGone = (error: unknown): boolean => (error as { statusCode?: number } | null)?.statusCode === 404;
+
 /** Webhook signatures are checked without a secret key (only the signing secret is needed). */
 export const webhooks = () => Stripe.webhooks;
 

@@ -14,7 +14,7 @@ import type { IncomingBody } from '../http/body.ts';
 import { ApiError } from '../http/errors.ts';
 import { log } from '../log.ts';
 import { applyFacts, subscriptionFacts } from './billing.ts';
-import { stripe, webhooks } from './stripe.ts';
+import { isGone, stripe, webhooks } from './stripe.ts';
 
 /** Stripe's events are small; anything larger is not one. */
 const MAX_EVENT_BYTES = 512 * 1024;
@@ -67,7 +67,7 @@ async function retrieveSubscription(client: Stripe, id: string, eventId: string)
   try {
     return await client.subscriptions.retrieve(id);
   } catch (error) {
-    if ((error as { code?: string }).code !== 'resource_missing') throw error;
+    if (!isGone(error)) throw error;
     log.warn('billing: an event about a subscription Stripe does not know; acknowledged, nothing applied', { subscription: id, event: eventId });
     return null;
   }

@@ -1,6 +1,6 @@
 // Billing with Stripe, against a local stand-in of its API reached by the real
 // SDK; webhook events are signed with the SDK's generateTestHeaderString.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { POST as webhookRoute } from '@/app/v1/billing/webhook/route.ts';
 import { GET as auditRoute } from '@/app/v1/workspaces/[slug]/audit/route.ts';
 import { POST as checkoutRoute } from '@/app/v1/workspaces/[slug]/billing/checkout/route.ts';
@@ -25,6 +25,7 @@ function useStripeStandIn() {
   });
   afterEach(() => {
     stand.failWith = null;
+    stand.gone.clear();
   });
   afterAll(async () => {
     config.billing = before;
@@ -253,7 +254,44 @@ describe('the webhook', () => {
     expect(answer.json).toEqual({ received: true, duplicate: false });
     expect((await deliver(event)).json).toEqual({ received: true, duplicate: true });
   });
+
+  it('acknowledges, and logs once, an event whose subscription or schedule Stripe answers 404 for without an error code', async () => {
+    const owner = await signIn('gone-owner');
+    const { sub } = await paid('gone-team', owner, 'team');
+    const lines = await logged(async () => {
+      stand.gone.add(sub.id);
+      const answer = await deliver(stand.event('customer.subscription.updated', sub));
+      expect(answer.status).toBe(200);
+      expect(answer.json).toEqual({ received: true, duplicate: false });
+    });
+    expect(lines.filter((l) => l.level !== 'info').map((l) => [l.level, l.subscription])).toEqual([['warn', sub.id]]);
+    expect((await state(owner, 'gone-team')).json.plan).toBe('team');
+
+    // A downgrade waits in a schedule; the schedule gone, the subscription's state still applies.
+    stand.gone.clear();
+    await checkout(owner, 'gone-team', 'pro');
+    const schedule = stand.subscriptions.get(sub.id)!.schedule as string;
+    const scheduled = await logged(async () => {
+      stand.gone.add(schedule);
+      const answer = await deliver(stand.event('customer.subscription.updated', sub));
+      expect(answer.status).toBe(200);
+    });
+    expect(scheduled.filter((l) => l.level !== 'info').map((l) => [l.level, l.schedule])).toEqual([['warn', schedule]]);
+    expect((await state(owner, 'gone-team')).json).toMatchObject({ plan: 'team', scheduled: null });
+  });
 });
+
+/** The log lines written while `run` runs. */
+async function logged(run: () => Promise<void>): Promise<Record<string, string>[]> {
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+  try {
+    await run();
+  } finally {
+    spy.mockRestore();
+  }
+  return lines.flatMap((line) => line.split('\n')).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+}
 
 describe('a downgrade below usage', () => {
   it('deletes nobody and blocks new members until usage is under the limit', async () => {
