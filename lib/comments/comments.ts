@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../access/caller.ts';
 import { requirePermission, type SpacePermissions } from '../access/spaces.ts';
+import { checkGuestName, cleanGuestName, DELETED_USER } from '../accounts/guest-names.ts';
 import { db, type Prisma } from '../db/client.ts';
 import { addressKey } from '../http/client.ts';
 import { ApiError } from '../http/errors.ts';
@@ -36,8 +37,6 @@ const guestLimit = rateLimit({
   duration: GUEST_COMMENT_WINDOW_SECONDS,
   message: `Guests may post ${GUEST_COMMENTS_PER_WINDOW} comments per ${GUEST_COMMENT_WINDOW_SECONDS / 60} minutes from one address; wait a few minutes or sign in.`,
 });
-
-const DELETED_USER = 'Deleted user';
 
 const people = { select: { id: true, handle: true, name: true } } as const;
 const commentInclude = { author: people, resolvedBy: people, editedBy: people } satisfies Prisma.CommentInclude;
@@ -173,9 +172,7 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
     requirePermission(space, permissions, 'comment');
     if (!input.guest) throw new ApiError('bad_request', 'body.guest: required to comment without signing in ({ name, key }).');
     if (input.guest.name === undefined) throw new ApiError('bad_request', 'body.guest.name: required for a new comment.');
-    const name = cleanGuestName(input.guest.name);
-    await checkGuestName(name);
-    guest = { name, keyHash: hashKey(input.guest.key) };
+    guest = { name: cleanGuestName(input.guest.name), keyHash: hashKey(input.guest.key) };
   }
 
   const path = normalizePath(input.path);
@@ -219,7 +216,11 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
     }
   }
 
-  if (guest) await guestLimit.consume(addressKey(caller.client.address));
+  if (guest) {
+    await guestLimit.consume(addressKey(caller.client.address));
+    // After the limit: the check scans every handle.
+    await checkGuestName(guest.name, 'body.guest.name');
+  }
   const via = viaOf(caller);
   const origin = guest ? { country: caller.client.location?.country ?? null, userAgent: caller.client.userAgent?.slice(0, 300) ?? null } : undefined;
   const commentId = newId('comment');
@@ -258,36 +259,6 @@ export async function createComment(caller: Caller, spaceId: string, input: Crea
   ]);
   await deliverNotifications(notifications);
   return commentOut(row);
-}
-
-// Letters of other scripts that look like Latin ones, for comparing names only
-// (a small part of Unicode's confusables, TR39: the lowercase look-alikes of
-// Cyrillic and Greek that spell handles).
-const LOOK_ALIKES: Record<string, string> = {
-  а: 'a', в: 'b', е: 'e', ё: 'e', һ: 'h', і: 'i', ї: 'i', ј: 'j', к: 'k', м: 'm', о: 'o', р: 'p', с: 'c', ѕ: 's', т: 't', у: 'y', х: 'x', ԁ: 'd', ԛ: 'q', ԝ: 'w',
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ℓ: 'l',
-};
-
-/** A guest's name as stored and shown: NFKC, without invisible (default-ignorable) code points, spaces collapsed. */
-export function cleanGuestName(name: string): string {
-  return name.normalize('NFKC').replace(/\p{Default_Ignorable_Code_Point}/gu, '').replace(/\s+/gu, ' ').trim();
-}
-
-/** What two names are compared by: cleaned, lowercased, look-alike letters mapped to Latin. */
-export function nameSkeleton(name: string): string {
-  return [...cleanGuestName(name).toLowerCase()].map((c) => LOOK_ALIKES[c] ?? c).join('');
-}
-
-/** A guest's name must not pass for a person with an account, nor for "Deleted user". */
-async function checkGuestName(name: string): Promise<void> {
-  if (!name) throw new ApiError('bad_request', 'body.guest.name: must hold visible characters.');
-  const skeleton = nameSkeleton(name);
-  if (skeleton.startsWith('@')) throw new ApiError('bad_request', 'body.guest.name: must not start with "@" (handles belong to people with an account).');
-  if (skeleton === nameSkeleton(DELETED_USER)) throw new ApiError('bad_request', `body.guest.name: "${DELETED_USER}" is reserved.`);
-  // Handles are lowercase letters, digits and dashes: a name that reads as one is compared with every spelling of it.
-  const asHandle = skeleton.replace(/[\s_.]+/g, '-');
-  const user = await db.user.findFirst({ where: { handle: { in: [...new Set([skeleton, asHandle])] } }, select: { id: true } });
-  if (user) throw new ApiError('bad_request', 'body.guest.name: that is the handle of someone with an account; choose another name.');
 }
 
 export async function editComment(caller: Caller, id: string, input: { body: string; guest?: GuestInput }): Promise<CommentOut> {

@@ -5,6 +5,7 @@
 // (history.ts), so any instance can serve any space.
 import fs from 'node:fs';
 import { UNKNOWN_CLIENT, type Caller } from '../access/caller.ts';
+import { checkGuestName, cleanGuestName } from '../accounts/guest-names.ts';
 import { limitsOf } from '../billing/plans.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
@@ -246,7 +247,10 @@ async function runGuestWrite(loaded: LoadedSpace, caller: Caller, body: Query): 
   const statement = (await guestWritesOf(loaded.space.id)).find((s) => s.name === body.sql);
   if (!statement) throw new ApiError('bad_request', `No guest write is named "${body.sql.slice(0, 64)}"; a guest sends a guest write's name as sql.`);
   await guestWriteLimit.consume(addressKey(caller.client.address));
-  return runWrite(loaded.space, caller, { sql: statement.sql, params: bindable(body.params) }, { userId: null, guestName: body.guest?.name ?? null, kind: 'guest', name: statement.name });
+  // The name is shown in the writes' log, as a comment's guest name is beside the comment.
+  const guestName = body.guest?.name === undefined ? null : cleanGuestName(body.guest.name);
+  if (guestName !== null) await checkGuestName(guestName, 'body.guest.name');
+  return runWrite(loaded.space, caller, { sql: statement.sql, params: bindable(body.params) }, { userId: null, guestName, kind: 'guest', name: statement.name });
 }
 
 export async function overview(caller: Caller, spaceId: string): Promise<TablesResult> {
