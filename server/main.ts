@@ -53,8 +53,7 @@ const stop = async () => {
   if (stopping) process.exit(1);
   stopping = true;
   stopSweeper();
-  stopDispatcher();
-  await Promise.all([drain(), realtime.stop()]);
+  await Promise.all([stopDispatcher(), drain(), realtime.stop()]);
   // Views are written in batches: the last one before leaving.
   await flushViews();
   process.exit(0);
