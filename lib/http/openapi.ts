@@ -12,6 +12,9 @@ import { billingApi } from '../schemas/billing.ts';
 import { spacesApi } from '../schemas/spaces.ts';
 import { liveSpacesApi, roomsApi } from '../schemas/rooms.ts';
 
+/** Every 429 says when to try again. */
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } } as const;
+
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request (bad_request)',
   401: 'Not signed in, or the token is invalid (unauthorized)',
@@ -110,7 +113,7 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   const errors = Object.fromEntries(
     (endpoint.errors ?? []).map((status) => [
       String(status),
-      { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: errorBody } } },
+      { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: errorBody } }, ...(status === 429 && { headers: RETRY_AFTER }) },
     ]),
   );
   const raw = RAW_BODIES.get(endpoint);
@@ -160,7 +163,7 @@ function socketOperation({ path, tag, noun }: (typeof SOCKET_ROUTES)[number]): Z
       '101': { description: 'Switching Protocols: the socket is open. Send Auth (any token: the ticket said who you are) and sync step 1 for the document named by the id.' },
       '401': refusal('No ticket, or one that is not genuine, expired, already used or for another room (unauthorized).'),
       '404': refusal(`No such ${noun}, or the ticket's holder cannot see it now (not_found).`),
-      '429': refusal(`The ${noun} has ROOM_MAX_CONNECTIONS sockets on this node (rate_limited).`),
+      '429': { ...refusal(`The ${noun} has ROOM_MAX_CONNECTIONS sockets on this node (rate_limited).`), headers: RETRY_AFTER },
       '503': refusal('This realtime node is stopping: fetch a fresh ticket and connect again (unavailable).'),
       ...COMMON_ERRORS,
     },
