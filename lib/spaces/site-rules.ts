@@ -82,7 +82,10 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; ignored: 
   const skip = (line: number, reason: string) => ignored.push({ file: '_redirects', line, reason });
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = i + 1;
-    const content = raw.replace(/(^|\s)#.*$/, '').trim();
+    // A comment starts the line or follows whitespace. (Found by search, not by a pattern running to the end of
+    // the line, which backtracks from every "#" on a long line.)
+    const comment = raw.search(/(^|\s)#/);
+    const content = (comment === -1 ? raw : raw.slice(0, comment)).trim();
     if (!content) return;
     if (raw.length > RULE_LIMITS.lineLength) return skip(line, `longer than ${RULE_LIMITS.lineLength} characters`);
     if (rules.length >= RULE_LIMITS.redirects) return skip(line, `more than ${RULE_LIMITS.redirects} rules`);
