@@ -59,6 +59,12 @@ export const spacedbKills = new Counter({
   registers: [registry],
 });
 
+export const siteRulesCompiled = new Counter({
+  name: 'atrium_site_rules_compiled_total',
+  help: "Versions whose _redirects and _headers were compiled: each version's first use on this node, or again after the site cache dropped it.",
+  registers: [registry],
+});
+
 type Sample = Record<string, number>;
 
 /** A gauge whose values are read from `source` at each scrape; one label says which value. */
@@ -88,3 +94,6 @@ export const realtimeSource = sourcedGauge('atrium_realtime', 'Realtime state on
 
 /** Space-database worker processes: busy, idle, and jobs queued for one. */
 export const spacedbSource = sourcedGauge('atrium_spacedb_workers', 'Space-database workers by state (busy, idle) and jobs queued.', 'state');
+
+/** The cache of versions' chunk indexes and compiled rules: versions held, and the estimated bytes. */
+export const siteCacheSource = sourcedGauge('atrium_site_cache', "Published versions kept in memory to serve (chunk index and compiled rules): versions, and their estimated bytes.", 'what');

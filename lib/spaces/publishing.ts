@@ -12,6 +12,8 @@ import { forgetToken, TOKEN_REFUSED } from '../auth/tokens.ts';
 import { config } from '../config.ts';
 import { db, Prisma, query, type PrismaClient } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
+import { LruCache } from '../lru.ts';
+import { siteCacheSource, siteRulesCompiled } from '../ops/metrics.ts';
 import type { IncomingBody } from '../http/body.ts';
 import { ApiError } from '../http/errors.ts';
 import type { FileAnswer } from '../http/files.ts';
@@ -23,7 +25,7 @@ import { chunkEntries, chunkOf, chunkRefs, comparePaths, diffManifests, findEntr
 import { normalizePath } from './paths.ts';
 import { moveAlias } from './aliases.ts';
 import { siteUrl } from './hosts.ts';
-import { parseHeaders, parseRedirects, RULE_LIMITS, type IgnoredLine, type SiteRules } from './site-rules.ts';
+import { compileRules, parseHeaders, parseRedirects, RULE_LIMITS, type CompiledRules, type IgnoredLine, type SiteRules } from './site-rules.ts';
 import { spaceChanged } from './space-cache.ts';
 import { spaceWith } from './spaces.ts';
 import { createTicket } from './tickets.ts';
@@ -71,19 +73,28 @@ async function missingBlobs(workspaceId: string, hashes: string[]): Promise<stri
   return [...new Set(hashes)].filter((h) => !have.has(h));
 }
 
-// A version's chunk index and rules never change once written.
-const siteCache = new Map<string, { refs: ChunkRef[]; rules: SiteRules | null }>();
+// A version's chunk index and rules never change once written: they are kept,
+// the rules compiled, by recent use within a memory budget (docs/decisions.md,
+// "Rules kept in the site"), so a version is compiled once while it is in use.
+const SITE_CACHE_BYTES = 64 * 1024 * 1024;
+/** An estimate of what a chunk ref holds: its first path, hash and count. */
+const CHUNK_REF_BYTES = 200;
+type VersionSite = { refs: ChunkRef[]; rules: CompiledRules | null };
+const siteCache = new LruCache<string, VersionSite>(SITE_CACHE_BYTES);
+siteCacheSource(() => ({ versions: siteCache.size, bytes: siteCache.weight }));
 
-/** A version as its site is served: the chunk index and the site's rules. Versions never change, so both are cached. */
-export async function versionSite(spaceId: string, number: number, client: Pick<PrismaClient, 'version'> = db): Promise<{ refs: ChunkRef[]; rules: SiteRules | null } | null> {
+/** A version as its site is served: the chunk index and the site's rules, compiled. */
+export async function versionSite(spaceId: string, number: number, client: Pick<PrismaClient, 'version'> = db): Promise<VersionSite | null> {
   const key = `${spaceId}:${number}`;
   const cached = siteCache.get(key);
   if (cached) return cached;
   const row = await client.version.findUnique({ where: { spaceId_number: { spaceId, number } }, select: { chunks: true, siteRules: true } });
   if (!row) return null;
-  const site = { refs: row.chunks as ChunkRef[], rules: (row.siteRules as SiteRules | null) ?? null };
-  if (siteCache.size > 10_000) siteCache.clear();
-  siteCache.set(key, site);
+  const refs = row.chunks as ChunkRef[];
+  const rules = row.siteRules ? compileRules(row.siteRules as SiteRules) : null;
+  if (rules) siteRulesCompiled.inc();
+  const site = { refs, rules };
+  siteCache.set(key, site, refs.length * CHUNK_REF_BYTES + (rules?.bytes ?? 0));
   return site;
 }
 

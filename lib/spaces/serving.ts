@@ -246,7 +246,7 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
   if (path === null) return notFound(null);
   const base = visit.where === 'own-host' ? url.origin : `${url.origin}${appPath(visit, id)}`;
   // The site's own rules (_redirects): the first that matches, unless forced, yields to a file that answers.
-  const rule = site.rules ? matchRedirect(site.rules.redirects, `/${path}`) : null;
+  const rule = site.rules ? matchRedirect(site.rules, `/${path}`) : null;
   let resolved = rule?.rule.force ? { entry: null, redirect: false } : await resolveFile(refs, path);
   if (resolved.redirect) return { kind: 'redirect', location: `${url.origin}${url.pathname}/${url.search}`, status: 308 };
   let status: 200 | 404 = 200;
@@ -272,7 +272,7 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
     'cache-control': !needsCookie ? (asked ? 'public, max-age=31536000, immutable' : 'public, no-cache') : 'private, no-cache',
   };
   // The site's _headers may add headers and policies, never weaken Atrium's: a second policy only narrows the first.
-  for (const [name, value] of site.rules ? headersFor(site.rules.headers, `/${path}`) : []) {
+  for (const [name, value] of site.rules ? headersFor(site.rules, `/${path}`) : []) {
     // On the app's origin only those that cannot act on the app itself are sent.
     if (visit.where === 'app-origin' && !sentOnAppOrigin(name)) continue;
     // Content behind a cookie stays `private`, whatever the site asks of caches.
