@@ -83,11 +83,26 @@ type VersionSite = { refs: ChunkRef[]; rules: CompiledRules | null };
 const siteCache = new LruCache<string, VersionSite>(SITE_CACHE_BYTES);
 siteCacheSource(() => ({ versions: siteCache.size, bytes: siteCache.weight }));
 
+/** Reads of versions not kept yet, so that requests arriving together read and compile a version once. */
+const loading = new Map<string, Promise<VersionSite | null>>();
+
 /** A version as its site is served: the chunk index and the site's rules, compiled. */
-export async function versionSite(spaceId: string, number: number, client: Pick<PrismaClient, 'version'> = db): Promise<VersionSite | null> {
+export function versionSite(spaceId: string, number: number, client: Pick<PrismaClient, 'version'> = db): Promise<VersionSite | null> {
   const key = `${spaceId}:${number}`;
   const cached = siteCache.get(key);
-  if (cached) return cached;
+  if (cached) return Promise.resolve(cached);
+  // A read inside a transaction stays on its connection: another request's read may be waiting for a pooled
+  // connection that the transactions hold.
+  if (client !== db) return loadVersionSite(key, spaceId, number, client);
+  let pending = loading.get(key);
+  if (!pending) {
+    pending = loadVersionSite(key, spaceId, number, client).finally(() => loading.delete(key));
+    loading.set(key, pending);
+  }
+  return pending;
+}
+
+async function loadVersionSite(key: string, spaceId: string, number: number, client: Pick<PrismaClient, 'version'>): Promise<VersionSite | null> {
   const row = await client.version.findUnique({ where: { spaceId_number: { spaceId, number } }, select: { chunks: true, siteRules: true } });
   if (!row) return null;
   const refs = row.chunks as ChunkRef[];

@@ -123,4 +123,17 @@ describe('the versions\' cache', () => {
     expect((await compiled()) - before).toBeLessThanOrEqual(1);
     expect(first?.rules?.redirects).toEqual([{ from: '/a', to: '/b', status: 301, force: false }]);
   });
+
+  it('compiles a version once for requests that arrive together, before it is kept', async () => {
+    const owner = await signIn('rules-compile-together', 'web');
+    const space = await makeSpace(owner.token, 'rules-compile-together');
+    await push(owner.token, space.id, { 'index.html': 'x', _redirects: '/a /b\n' });
+    await push(owner.token, space.id, { 'index.html': 'y', _redirects: '/c /d\n' });
+    const compiled = async () => (await siteRulesCompiled.get()).values[0]?.value ?? 0;
+    const before = await compiled();
+    // Version 2 has not been read yet: twenty visitors ask for it at once.
+    const sites = await Promise.all(Array.from({ length: 20 }, () => versionSite(space.id, 2)));
+    expect(new Set(sites).size).toBe(1);
+    expect((await compiled()) - before).toBe(1);
+  });
 });
