@@ -82,7 +82,7 @@ const schema = z.object({
   STORAGE_GRACE_SECONDS: seconds('3600'),
   STORAGE_SWEEP_SECONDS: seconds('900'),
   SPACEDB_TIMEOUT_SECONDS: seconds('30'),
-  SPACEDB_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  SPACEDB_WORKERS: z.coerce.number().int().min(1).max(64).default(3),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' })
     .optional(),

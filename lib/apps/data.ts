@@ -7,7 +7,8 @@
 //     the preview's rows into it; visitors' rows (forms) are guest writes to
 //     it, in its write log; the export's data.sql is its dump.
 // Every statement runs as the system (lib/spacedb/database.ts `system*`): the
-// app's own rules (serving.ts) decided who may read or add rows.
+// app's own rules (serving.ts) decided who may read or add rows. Reads run as
+// the app, so one app's visitors never wait behind another's.
 import type { Client } from '../access/caller.ts';
 import { db } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
@@ -80,8 +81,8 @@ export async function writePreviewData(spaceId: string, spec: AppSpec, userId: s
  * tables are created and missing columns added; nothing is dropped, so rows
  * outlive versions that no longer show them.
  */
-async function ensureLiveTables(liveSpaceId: string, spec: AppSpec, userId: string): Promise<void> {
-  const { tables } = await systemTables(liveSpaceId);
+async function ensureLiveTables(appId: string, liveSpaceId: string, spec: AppSpec, userId: string): Promise<void> {
+  const { tables } = await systemTables(appId, liveSpaceId);
   const statements: string[] = [];
   for (const table of spec.tables) {
     const existing = tables.find((t) => t.name === table.name);
@@ -112,7 +113,7 @@ async function liveSpaceOf(appId: string, userId: string): Promise<string> {
 /** Before a version goes live: the live data's space and tables exist for its spec. */
 export async function prepareLiveData(appId: string, spec: AppSpec, userId: string): Promise<string> {
   const liveSpaceId = await liveSpaceOf(appId, userId);
-  await ensureLiveTables(liveSpaceId, spec, userId);
+  await ensureLiveTables(appId, liveSpaceId, spec, userId);
   return liveSpaceId;
 }
 
@@ -127,14 +128,14 @@ function asText(value: unknown): string {
 export async function listRows(appId: string, table: TableSpec, limit = 1000): Promise<Row[]> {
   const spaceId = await liveSpaceId(appId);
   if (!spaceId) return [];
-  const result = await systemRead(spaceId, `SELECT ${table.columns.map(sqlName).join(', ')} FROM ${sqlName(table.name)} ORDER BY id LIMIT ${Math.floor(limit)}`);
+  const result = await systemRead(appId, spaceId, `SELECT ${table.columns.map(sqlName).join(', ')} FROM ${sqlName(table.name)} ORDER BY id LIMIT ${Math.floor(limit)}`);
   return result.rows.map((r) => Object.fromEntries(table.columns.map((c, i) => [c, asText(r[i])])));
 }
 
 export async function countRows(appId: string, table: TableSpec): Promise<number> {
   const spaceId = await liveSpaceId(appId);
   if (!spaceId) return 0;
-  const result = await systemRead(spaceId, `SELECT COUNT(*) FROM ${sqlName(table.name)}`);
+  const result = await systemRead(appId, spaceId, `SELECT COUNT(*) FROM ${sqlName(table.name)}`);
   return Number(result.rows[0]?.[0] ?? 0);
 }
 
@@ -149,15 +150,15 @@ export async function addRow(appId: string, table: TableSpec, row: Row, by: RowA
 }
 
 /** The preview database's rows of the spec's tables, as INSERT statements for the live data. */
-async function previewRows(previewSpaceId: string, spec: AppSpec): Promise<string[]> {
-  const { tables } = await systemTables(previewSpaceId);
+async function previewRows(appId: string, previewSpaceId: string, spec: AppSpec): Promise<string[]> {
+  const { tables } = await systemTables(appId, previewSpaceId);
   const statements: string[] = [];
   for (const table of spec.tables) {
     const stored = tables.find((t) => t.name === table.name);
     if (!stored) continue;
     const present = table.columns.filter((c) => stored.columns.some((s) => s.name === c));
     if (present.length === 0) continue;
-    const result = await systemRead(previewSpaceId, `SELECT ${present.map(sqlName).join(', ')} FROM ${sqlName(table.name)} ORDER BY id LIMIT ${MAX_ROWS_PER_TABLE}`);
+    const result = await systemRead(appId, previewSpaceId, `SELECT ${present.map(sqlName).join(', ')} FROM ${sqlName(table.name)} ORDER BY id LIMIT ${MAX_ROWS_PER_TABLE}`);
     for (const r of result.rows) statements.push(insert(table, table.columns.map((c) => (present.includes(c) ? asText(r[present.indexOf(c)]) : ''))));
   }
   return statements;
@@ -171,7 +172,7 @@ async function previewRows(previewSpaceId: string, spec: AppSpec): Promise<strin
  */
 export async function startLiveData(appId: string, previewSpaceId: string, spec: AppSpec, copyData: boolean, userId: string): Promise<number> {
   const spaceId = await prepareLiveData(appId, spec, userId);
-  const rows = copyData ? await previewRows(previewSpaceId, spec) : [];
+  const rows = copyData ? await previewRows(appId, previewSpaceId, spec) : [];
   // A go-live that finished meanwhile (two at once): its data is live, not to be started over.
   const { liveVersion } = await db.app.findUniqueOrThrow({ where: { id: appId }, select: { liveVersion: true } });
   if (liveVersion !== null) throw new ApiError('conflict', 'This app is already live; use promote to put a newer preview live.');
@@ -185,5 +186,5 @@ export async function startLiveData(appId: string, previewSpaceId: string, spec:
  * preview's for an app never put live.
  */
 export async function dataDump(appId: string, previewSpaceId: string): Promise<string> {
-  return systemDump((await liveSpaceId(appId)) ?? previewSpaceId);
+  return systemDump(appId, (await liveSpaceId(appId)) ?? previewSpaceId);
 }

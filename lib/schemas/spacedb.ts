@@ -85,7 +85,7 @@ export const spacedbApi = {
     auth: 'optional',
     params: idParams,
     response: z.object({ tables: z.array(tableRecord), databaseSize: z.number().int() }).meta({ id: 'SpaceDbOverview' }),
-    errors: [401, 404],
+    errors: [401, 404, 429],
   }),
   exists: endpoint({
     method: 'GET',
@@ -95,7 +95,7 @@ export const spacedbApi = {
     auth: 'optional',
     params: idParams,
     response: z.object({ hasTables: z.boolean() }),
-    errors: [401, 404],
+    errors: [401, 404, 429],
   }),
   guestWrites: endpoint({
     method: 'GET',
@@ -116,7 +116,7 @@ export const spacedbApi = {
     params: idParams,
     body: z.object({ statements: z.array(guestWrite).max(100) }),
     response: z.object({ statements: z.array(guestWrite) }),
-    errors: [400, 401, 403, 404],
+    errors: [400, 401, 403, 404, 429],
   }),
   writes: endpoint({
     method: 'GET',
@@ -138,7 +138,7 @@ export const spacedbApi = {
     params: idParams,
     response: null,
     status: 200,
-    errors: [401, 403, 404],
+    errors: [401, 403, 404, 429],
   }),
   reset: endpoint({
     method: 'POST',
@@ -148,7 +148,7 @@ export const spacedbApi = {
     auth: 'user',
     params: idParams,
     response: z.object({ before: timestamp.meta({ description: 'Pass as `at` to restore to undo the reset.' }) }),
-    errors: [401, 403, 404],
+    errors: [401, 403, 404, 429],
   }),
   restore: endpoint({
     method: 'POST',

@@ -64,42 +64,68 @@ export async function closePool(): Promise<void> {
 export const ANONYMOUS_TIMEOUT_MS = 5000;
 /**
  * Jobs running or waiting at once on this node, past which a query is refused
- * with 429: per person, per anonymous address, per space, and for anonymous
- * callers together (per query process). Waiting jobs hold no database
+ * with 429: per person (or app), per anonymous address, per space, and for
+ * anonymous callers together (per query process). Waiting jobs hold no database
  * connection, so these bound memory and waiting time, not the pool.
  */
 export const MAX_JOBS = { person: 64, anonymousAddress: 2, space: 64, anonymousPerProcess: 4 } as const;
 
-/** Who a job is for (pool.ts's fairness) and how long it may run. */
-function ownerOf(caller: Caller): Owner {
-  return caller.actor ? { key: `user:${caller.actor.user.id}`, anonymous: false } : { key: `address:${addressKey(caller.client.address)}`, anonymous: true };
+/** Who a job is for (pool.ts's fairness), and what admission tells them when they have too many in flight. */
+type Asker = Owner & { tooMany: string };
+
+function personOwner(userId: string): Asker {
+  return { key: `user:${userId}`, anonymous: false, tooMany: 'You have too many database queries running at once; wait for them to finish.' };
 }
+
+function ownerOf(caller: Caller): Asker {
+  if (caller.actor) return personOwner(caller.actor.user.id);
+  return { key: `address:${addressKey(caller.client.address)}`, anonymous: true, tooMany: 'Too many database queries from your address at once; wait for them to finish.' };
+}
+
+/** An app's reads of its data are its own, so that one app's visitors never queue behind another's or behind exports. */
+function appOwner(appId: string): Asker {
+  return { key: `app:${appId}`, anonymous: false, tooMany: 'This app has too many database reads under way; try again in a moment.' };
+}
+
 const deadlineOf = (owner: Owner) => (owner.anonymous ? Math.min(ANONYMOUS_TIMEOUT_MS, config.spacedbTimeoutMs) : config.spacedbTimeoutMs);
+
+type Limit = { key: string; cap: number; code: 'rate_limited' | 'unavailable'; message: string };
 
 const inFlight = new Map<string, number>();
 /**
- * Admits a job for `owner` on `spaceId` or refuses it with 429: each person,
- * each anonymous address and each space has a bounded number of jobs running
- * or waiting on this node, so no one's runaways queue up without end.
+ * Admits one piece of work under every limit or refuses it (429 or 503, with
+ * Retry-After), so that no one's runaways or restores queue up without end.
+ * Returns the release.
  */
-function admit(owner: Owner, spaceId: string): () => void {
-  const keys: [string, number, string][] = [
-    [owner.key, owner.anonymous ? MAX_JOBS.anonymousAddress : MAX_JOBS.person, owner.anonymous ? 'Too many database queries from your address at once; wait for them to finish.' : 'You have too many database queries running at once; wait for them to finish.'],
-    [`space:${spaceId}`, MAX_JOBS.space, 'This space has too many database queries running at once; try again in a moment.'],
-    ...(owner.anonymous ? [['anonymous', MAX_JOBS.anonymousPerProcess * config.spacedbWorkers, 'Too many database queries from visitors at the moment; try again shortly.'] as [string, number, string]] : []),
-  ];
-  for (const [key, cap, message] of keys) if ((inFlight.get(key) ?? 0) >= cap) throw new ApiError('rate_limited', message, { 'retry-after': String(Math.ceil(deadlineOf(owner) / 1000)) });
-  for (const [key] of keys) inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
+function admit(limits: Limit[], retryAfterMs: number): () => void {
+  for (const { key, cap, code, message } of limits) {
+    if ((inFlight.get(key) ?? 0) >= cap) throw new ApiError(code, message, { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) });
+  }
+  for (const { key } of limits) inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
   let done = false;
   return () => {
     if (done) return;
     done = true;
-    for (const [key] of keys) {
+    for (const { key } of limits) {
       const left = (inFlight.get(key) ?? 1) - 1;
       if (left > 0) inFlight.set(key, left);
       else inFlight.delete(key);
     }
   };
+}
+
+/** A job for `owner` on `spaceId`: each owner, space and anonymous address has a bounded number in flight. */
+function admitJob(owner: Asker, spaceId: string): () => void {
+  return admit(
+    [
+      { key: owner.key, cap: owner.anonymous ? MAX_JOBS.anonymousAddress : MAX_JOBS.person, code: 'rate_limited', message: owner.tooMany },
+      { key: `space:${spaceId}`, cap: MAX_JOBS.space, code: 'rate_limited', message: 'This space has too many database queries running at once; try again in a moment.' },
+      ...(owner.anonymous
+        ? [{ key: 'anonymous', cap: MAX_JOBS.anonymousPerProcess * config.spacedbWorkers, code: 'rate_limited' as const, message: 'Too many database queries from visitors at the moment; try again shortly.' }]
+        : []),
+    ],
+    deadlineOf(owner),
+  );
 }
 
 function asApiError(error: unknown, deadlineMs: number): unknown {
@@ -109,21 +135,27 @@ function asApiError(error: unknown, deadlineMs: number): unknown {
   return error;
 }
 
-/** Runs one job for `owner` on a process of its own. */
-async function runJob<T>(job: Job, owner: Owner = SYSTEM): Promise<T> {
+/**
+ * A read for `owner`: admitted, run on the space's cache file at the head, on
+ * a process of its own.
+ */
+async function readAs<T>(owner: Asker, spaceId: string, job: (file: string) => Job): Promise<T> {
+  const release = admitJob(owner, spaceId);
   const deadlineMs = deadlineOf(owner);
   try {
-    return await thePool().run<T>(job, deadlineMs, owner);
+    return await withReadCache(spaceId, (file) => thePool().run<T>(job(file), deadlineMs, owner, spaceId));
   } catch (error) {
     throw asApiError(error, deadlineMs);
+  } finally {
+    release();
   }
 }
 
-/** A process held for a write: taken before its transaction opens (withWriteLock). */
-async function writeLease(owner: Owner): Promise<{ run<T>(job: Job): Promise<T>; release(): void }> {
+/** The owner's turn on a space for a write, taken before its transaction opens (withWriteLock); its jobs take a process only while they run. */
+async function writeLease(owner: Owner, spaceId: string): Promise<{ run<T>(job: Job): Promise<T>; release(): void }> {
   const deadlineMs = deadlineOf(owner);
   const lease = await thePool()
-    .lease(owner)
+    .lease(owner, spaceId)
     .catch((error: unknown) => Promise.reject(asApiError(error, deadlineMs)));
   return {
     run: async <T>(job: Job) => {
@@ -136,9 +168,6 @@ async function writeLease(owner: Owner): Promise<{ run<T>(job: Job): Promise<T>;
     release: () => lease.release(),
   };
 }
-
-/** The server's own jobs (apps' data, checks): fair among themselves, never anonymous. */
-const SYSTEM: Owner = { key: 'system', anonymous: false };
 
 /** The plan's database size cap, as SQLite pages (4096 bytes). */
 async function maxPageCount(space: SpaceRef): Promise<number> {
@@ -179,38 +208,37 @@ async function runWrite(
 ): Promise<RunResult> {
   const spaceId = space.id;
   const pages = await maxPageCount(space);
-  const owner = log.userId === null && log.kind === 'guest' ? ownerOf(caller) : { key: `user:${log.userId ?? 'system'}`, anonymous: false };
-  return withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(owner), async (tx, head, file, lease) => {
-    const result = await lease.run<RunResult>({ op: 'run', file, ...job, write: true, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
-    if (result.delta) {
-      const { seq } = await recordDelta(tx, spaceId, head, result.delta, file);
-      noteCached(spaceId, seq);
-    }
-    await tx.spaceDbWrite.create({
-      data: {
-        id: newId('spaceDbWrite'),
-        spaceId,
-        userId: log.userId,
-        guestName: log.guestName,
-        origin: origin(caller, log.kind),
-        statement: job.sql.length > 10_000 ? `${job.sql.slice(0, 10_000)}…` : job.sql,
-        name: log.name,
-        rowsWritten: result.rowsWritten,
-      },
+  const owner = log.userId === null ? ownerOf(caller) : personOwner(log.userId);
+  const release = admitJob(owner, spaceId);
+  try {
+    return await withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(owner, spaceId), async (tx, head, file, lease) => {
+      const result = await lease.run<RunResult>({ op: 'run', file, ...job, write: true, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
+      if (result.delta) {
+        const { seq } = await recordDelta(tx, spaceId, head, result.delta, file);
+        noteCached(spaceId, seq);
+      }
+      await tx.spaceDbWrite.create({
+        data: {
+          id: newId('spaceDbWrite'),
+          spaceId,
+          userId: log.userId,
+          guestName: log.guestName,
+          origin: origin(caller, log.kind),
+          statement: job.sql.length > 10_000 ? `${job.sql.slice(0, 10_000)}…` : job.sql,
+          name: log.name,
+          rowsWritten: result.rowsWritten,
+        },
+      });
+      return result;
     });
-    return result;
-  });
+  } finally {
+    release();
+  }
 }
 
 export async function runQuery(caller: Caller, spaceId: string, readBody: () => Promise<Query>): Promise<Omit<RunResult, 'delta'>> {
   const loaded = await spaceWith(caller, spaceId, 'view');
-  const body = await readBody();
-  const release = admit(ownerOf(caller), loaded.space.id);
-  try {
-    return await answerQuery(caller, loaded, body);
-  } finally {
-    release();
-  }
+  return answerQuery(caller, loaded, await readBody());
 }
 
 async function answerQuery(caller: Caller, loaded: LoadedSpace, body: Query): Promise<Omit<RunResult, 'delta'>> {
@@ -228,8 +256,8 @@ async function answerQuery(caller: Caller, loaded: LoadedSpace, body: Query): Pr
       await runWrite(loaded.space, caller, { sql: body.sql, params }, { userId: caller.actor!.user.id, guestName: null, kind: 'member', name: null }),
     );
   }
-  return withReadCache(spaceId, async (file) =>
-    strip(await runJob<RunResult>({ op: 'run', file, sql: body.sql, params, write: false, maxPageCount: 0, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES }, ownerOf(caller))),
+  return strip(
+    await readAs<RunResult>(ownerOf(caller), spaceId, (file) => ({ op: 'run', file, sql: body.sql, params, write: false, maxPageCount: 0, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES })),
   );
 }
 
@@ -255,14 +283,14 @@ async function runGuestWrite(loaded: LoadedSpace, caller: Caller, body: Query): 
 
 export async function overview(caller: Caller, spaceId: string): Promise<TablesResult> {
   await spaceWith(caller, spaceId, 'view');
-  return withReadCache(spaceId, (file) => runJob<TablesResult>({ op: 'tables', file, counts: true }));
+  return readAs<TablesResult>(ownerOf(caller), spaceId, (file) => ({ op: 'tables', file, counts: true }));
 }
 
 export async function exists(caller: Caller, spaceId: string): Promise<{ hasTables: boolean }> {
   await spaceWith(caller, spaceId, 'view');
   const head = await headOf(db, spaceId);
   if (head.headSeq === 0) return { hasTables: false };
-  const { tables } = await withReadCache(spaceId, (file) => runJob<TablesResult>({ op: 'tables', file, counts: false }));
+  const { tables } = await readAs<TablesResult>(ownerOf(caller), spaceId, (file) => ({ op: 'tables', file, counts: false }));
   return { hasTables: tables.some((t) => t.type === 'table') };
 }
 
@@ -279,16 +307,14 @@ export async function putGuestWrites(caller: Caller, spaceId: string, statements
     names.add(s.name);
   }
   // Each is prepared by SQLite against the current schema, in the sandbox.
-  await withReadCache(spaceId, async (file) => {
-    for (const s of statements) {
-      try {
-        await runJob({ op: 'check', file, sql: s.sql });
-      } catch (error) {
-        if (error instanceof ApiError) throw new ApiError('bad_request', `Guest write "${s.name}": ${error.message}`);
-        throw error;
-      }
+  for (const s of statements) {
+    try {
+      await readAs(ownerOf(caller), spaceId, (file) => ({ op: 'check', file, sql: s.sql }));
+    } catch (error) {
+      if (error instanceof ApiError) throw new ApiError('bad_request', `Guest write "${s.name}": ${error.message}`);
+      throw error;
     }
-  });
+  }
   await db.spaceDatabase.upsert({ where: { spaceId }, create: { spaceId, guestWrites: statements }, update: { guestWrites: statements } });
   return { statements };
 }
@@ -318,7 +344,7 @@ export async function listWrites(caller: Caller, spaceId: string, limit = 100): 
 
 export async function exportDump(caller: Caller, spaceId: string): Promise<{ filename: string; text: string }> {
   await spaceWith(caller, spaceId, 'push');
-  const { text } = await withReadCache(spaceId, (file) => runJob<{ text: string }>({ op: 'dump', file }));
+  const { text } = await readAs<{ text: string }>(ownerOf(caller), spaceId, (file) => ({ op: 'dump', file }));
   return { filename: `${spaceId}.sql`, text };
 }
 
@@ -327,21 +353,27 @@ export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ 
   const loaded = await spaceWith(caller, spaceId, 'admin');
   const pages = await maxPageCount(loaded.space);
   let before = 0;
-  await withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(ownerOf(caller)), async (tx, head, file, lease) => {
-    const { tables } = await lease.run<TablesResult>({ op: 'tables', file, counts: false });
-    const drops = [
-      ...tables.filter((t) => t.type === 'view').map((t) => `DROP VIEW IF EXISTS "${t.name.replaceAll('"', '""')}";`),
-      ...tables.filter((t) => t.type === 'table').map((t) => `DROP TABLE IF EXISTS "${t.name.replaceAll('"', '""')}";`),
-    ];
-    // The moment just before the reset's change (history times strictly increase).
-    before = nextAt(head).getTime() - 1;
-    if (drops.length === 0) return;
-    const result = await lease.run<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, maxPageCount: pages, maxRows: 0, maxBytes: 0 });
-    if (result.delta) noteCached(spaceId, (await recordDelta(tx, spaceId, head, result.delta, file)).seq);
-    await tx.spaceDbWrite.create({
-      data: { id: newId('spaceDbWrite'), spaceId, userId: caller.actor!.user.id, origin: origin(caller, 'member'), statement: '-- reset: every table dropped', rowsWritten: result.rowsWritten },
+  const owner = ownerOf(caller);
+  const release = admitJob(owner, spaceId);
+  try {
+    await withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(owner, spaceId), async (tx, head, file, lease) => {
+      const { tables } = await lease.run<TablesResult>({ op: 'tables', file, counts: false });
+      const drops = [
+        ...tables.filter((t) => t.type === 'view').map((t) => `DROP VIEW IF EXISTS "${t.name.replaceAll('"', '""')}";`),
+        ...tables.filter((t) => t.type === 'table').map((t) => `DROP TABLE IF EXISTS "${t.name.replaceAll('"', '""')}";`),
+      ];
+      // The moment just before the reset's change (history times strictly increase).
+      before = nextAt(head).getTime() - 1;
+      if (drops.length === 0) return;
+      const result = await lease.run<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, maxPageCount: pages, maxRows: 0, maxBytes: 0 });
+      if (result.delta) noteCached(spaceId, (await recordDelta(tx, spaceId, head, result.delta, file)).seq);
+      await tx.spaceDbWrite.create({
+        data: { id: newId('spaceDbWrite'), spaceId, userId: caller.actor!.user.id, origin: origin(caller, 'member'), statement: '-- reset: every table dropped', rowsWritten: result.rowsWritten },
+      });
     });
-  });
+  } finally {
+    release();
+  }
   return { before };
 }
 
@@ -404,7 +436,8 @@ export async function restoreDatabase(caller: Caller, spaceId: string, at: numbe
 // For code that owns a space's database and has already decided who may do
 // what (apps: lib/apps/data.ts). No permission is asked; writes go through the
 // same lock, history and write log as the API's, logged as `log` says, with
-// the origin of `client` (the visitor's, for an app's guest writes).
+// the origin of `client` (the visitor's, for an app's guest writes). Reads run
+// as the app they are for (`appId`): each app is an owner of its own in the pool.
 
 export type SystemLog = { userId: string | null; guestName: string | null; kind: 'member' | 'guest'; name: string | null };
 
@@ -418,16 +451,16 @@ export async function systemWrite(spaceId: string, sql: string, params: (string 
   return runWrite(await spaceRef(spaceId), caller, { sql, params }, log);
 }
 
-export async function systemRead(spaceId: string, sql: string, params: (string | number | null)[] = []): Promise<RunResult> {
-  return withReadCache(spaceId, (file) => runJob<RunResult>({ op: 'run', file, sql, params, write: false, maxPageCount: 0, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES }));
+export async function systemRead(appId: string, spaceId: string, sql: string, params: (string | number | null)[] = []): Promise<RunResult> {
+  return readAs<RunResult>(appOwner(appId), spaceId, (file) => ({ op: 'run', file, sql, params, write: false, maxPageCount: 0, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES }));
 }
 
-export async function systemTables(spaceId: string): Promise<TablesResult> {
+export async function systemTables(appId: string, spaceId: string): Promise<TablesResult> {
   const head = await headOf(db, spaceId);
   if (head.headSeq === 0) return { tables: [], databaseSize: 0 };
-  return withReadCache(spaceId, (file) => runJob<TablesResult>({ op: 'tables', file, counts: false }));
+  return readAs<TablesResult>(appOwner(appId), spaceId, (file) => ({ op: 'tables', file, counts: false }));
 }
 
-export async function systemDump(spaceId: string): Promise<string> {
-  return (await withReadCache(spaceId, (file) => runJob<{ text: string }>({ op: 'dump', file }))).text;
+export async function systemDump(appId: string, spaceId: string): Promise<string> {
+  return (await readAs<{ text: string }>(appOwner(appId), spaceId, (file) => ({ op: 'dump', file }))).text;
 }

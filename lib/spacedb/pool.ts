@@ -37,24 +37,48 @@ export class JobRefused extends Error {
   }
 }
 
-type Child = { process: ChildProcess; busy: boolean };
+/** A query process; `ready` settles once it has loaded and listens for jobs. */
+type Child = { process: ChildProcess; busy: boolean; ready: Promise<void> };
 
 /**
- * Who a job is for, for fairness: one person (or an app) may run at most
- * `size - 1` jobs at once, so another always finds a process; anonymous
- * callers together at most half the processes, one per address.
+ * Who a job is for, for fairness: owners take turns (the one with the fewest
+ * jobs running first, then the one served longest ago). An owner runs one job
+ * per space at a time (reads of different owners share a space; a write's
+ * lease has it alone), so their runaway holds one process, and at most
+ * `max(2, size - 1)` jobs in all, so that it leaves them a process for their
+ * other spaces and, from three processes up, another owner always finds one.
+ * Anonymous callers together run at most half the processes, one per address.
  */
 export type Owner = { key: string; anonymous: boolean };
 
-/** A process held for one caller's jobs: taken before a write opens its transaction, so no database connection waits for a process. */
+/**
+ * One owner's turn on one space, held across a write's transaction: it counts
+ * for the owner and the space, but takes a process only while a job runs, so
+ * no process waits on PostgreSQL. At most `size` leases are held at once, so
+ * writes waiting for the space's lock hold a bounded number of connections.
+ */
 export type Lease = { run<T>(job: Job, deadlineMs: number): Promise<T>; release(): void };
 
-type Waiter = { owner: Owner; grant: (child: Child) => void; refuse: (error: Error) => void };
+/** A job's (withProcess) or a lease's hold on one owner's share of one space. */
+type Turn = { owner: Owner; space: string; withProcess: boolean };
+type Waiter = Turn & { grant: (child: Child | null) => void; refuse: (error: Error) => void };
+const ownerSpace = (turn: Turn) => `${turn.owner.key}\n${turn.space}`;
+type ProcessWaiter = { grant: (child: Child) => void; refuse: (error: Error) => void };
 
 export class Pool {
   private children: Child[] = [];
   private waiting: Waiter[] = [];
+  /** Leases' jobs waiting for a process: served first, as each holds its space's lock and a connection. */
+  private leaseJobs: ProcessWaiter[] = [];
+  private leases = 0;
   private running = new Map<string, number>();
+  /** When each owner with work here was last given a turn (round-robin). */
+  private lastServed = new Map<string, number>();
+  private turnsGiven = 0;
+  /** Turns held per space, the spaces a write's lease holds alone, and each owner's spaces with a turn. */
+  private spaceTurns = new Map<string, number>();
+  private leasedSpaces = new Set<string>();
+  private ownerSpaces = new Set<string>();
   private anonymousRunning = 0;
   private nextId = 1;
   private closed = false;
@@ -63,65 +87,148 @@ export class Pool {
   constructor(size: number) {
     this.size = size;
     spacedbSource(() => {
-      const busy = this.children.filter((c) => c.busy).length;
-      return { busy, idle: this.children.length - busy, queued: this.waiting.length };
+      const busy = this.busyCount();
+      return { busy, idle: this.children.length - busy, queued: this.waiting.length + this.leaseJobs.length };
     });
   }
 
-  /** Runs one job on a process of its own. */
-  async run<T>(job: Job, deadlineMs: number, owner: Owner): Promise<T> {
-    const lease = await this.lease(owner);
+  /** Runs one job for `owner` on `space`, on a process of its own. */
+  async run<T>(job: Job, deadlineMs: number, owner: Owner, space: string): Promise<T> {
+    const child = await this.wait(owner, space, true);
     try {
-      return await lease.run<T>(job, deadlineMs);
+      return await this.exec<T>(child!, job, deadlineMs);
     } finally {
-      lease.release();
+      this.free(child!);
+      this.end({ owner, space, withProcess: true });
     }
   }
 
-  /** Waits for a process this owner may use now (fairly: see Owner), and holds it until release(). */
-  async lease(owner: Owner): Promise<Lease> {
-    if (this.closed) throw new PoolClosed();
-    let child = await new Promise<Child>((grant, refuse) => {
-      this.waiting.push({ owner, grant, refuse });
-      this.dispatch();
-    });
+  /** Waits for `owner`'s turn on `space` (fairly: see Owner) and holds it until release(). */
+  async lease(owner: Owner, space: string): Promise<Lease> {
+    await this.wait(owner, space, false);
     let released = false;
     return {
       run: async <T>(job: Job, deadlineMs: number) => {
-        // A process killed at a deadline is replaced by a fresh one for the lease's next job.
-        if (!child.process.connected) child = this.replace(child);
-        return this.exec<T>(child, job, deadlineMs);
+        const child = await this.process();
+        try {
+          return await this.exec<T>(child, job, deadlineMs);
+        } finally {
+          this.free(child);
+        }
       },
       release: () => {
         if (released) return;
         released = true;
-        child.busy = false;
-        this.running.set(owner.key, (this.running.get(owner.key) ?? 1) - 1);
-        if (!this.running.get(owner.key)) this.running.delete(owner.key);
-        if (owner.anonymous) this.anonymousRunning -= 1;
-        this.dispatch();
+        this.leases -= 1;
+        this.end({ owner, space, withProcess: false });
       },
     };
   }
 
-  private mayRun(owner: Owner): boolean {
-    const mine = this.running.get(owner.key) ?? 0;
-    if (owner.anonymous) return mine < 1 && this.anonymousRunning < Math.max(1, Math.floor(this.size / 2));
-    return mine < Math.max(1, this.size - 1);
+  private wait(owner: Owner, space: string, withProcess: boolean): Promise<Child | null> {
+    if (this.closed) return Promise.reject(new PoolClosed());
+    return new Promise<Child | null>((grant, refuse) => {
+      this.waiting.push({ owner, space, withProcess, grant, refuse });
+      this.dispatch();
+    });
   }
 
-  private replace(dead: Child): Child {
-    this.children = this.children.filter((c) => c !== dead);
-    const fresh = this.spawn();
-    fresh.busy = true;
-    return fresh;
+  /** A process for a lease's job: a free one at once, else the next one freed. */
+  private process(): Promise<Child> {
+    if (this.closed) return Promise.reject(new PoolClosed());
+    return new Promise<Child>((grant, refuse) => {
+      this.leaseJobs.push({ grant, refuse });
+      this.dispatch();
+    });
+  }
+
+  private free(child: Child): void {
+    child.busy = false;
+    this.dispatch();
+  }
+
+  private end(turn: Turn): void {
+    const key = turn.owner.key;
+    const left = (this.running.get(key) ?? 1) - 1;
+    if (left > 0) this.running.set(key, left);
+    else {
+      this.running.delete(key);
+      if (!this.waiting.some((w) => w.owner.key === key)) this.lastServed.delete(key);
+    }
+    const inSpace = (this.spaceTurns.get(turn.space) ?? 1) - 1;
+    if (inSpace > 0) this.spaceTurns.set(turn.space, inSpace);
+    else this.spaceTurns.delete(turn.space);
+    if (!turn.withProcess) this.leasedSpaces.delete(turn.space);
+    this.ownerSpaces.delete(ownerSpace(turn));
+    if (turn.owner.anonymous) this.anonymousRunning -= 1;
+    this.dispatch();
+  }
+
+  private busyCount(): number {
+    return this.children.filter((c) => c.busy).length;
+  }
+
+  private processFree(): boolean {
+    return this.children.length < this.size || this.children.some((c) => !c.busy && c.process.connected);
+  }
+
+  private mayStart(waiter: Waiter, processFree: boolean): boolean {
+    if (waiter.withProcess ? !processFree : this.leases >= this.size) return false;
+    if (this.leasedSpaces.has(waiter.space) || this.ownerSpaces.has(ownerSpace(waiter))) return false;
+    if (!waiter.withProcess && this.spaceTurns.has(waiter.space)) return false;
+    const mine = this.running.get(waiter.owner.key) ?? 0;
+    if (waiter.owner.anonymous) return mine < 1 && this.anonymousRunning < Math.max(1, Math.floor(this.size / 2));
+    return mine < Math.max(2, this.size - 1);
+  }
+
+  /** Whose turn is next: fewer jobs running first, then the owner served longest ago, then the earliest job. */
+  private before(a: Waiter, b: Waiter): boolean {
+    const running = (w: Waiter) => this.running.get(w.owner.key) ?? 0;
+    if (running(a) !== running(b)) return running(a) < running(b);
+    return (this.lastServed.get(a.owner.key) ?? 0) < (this.lastServed.get(b.owner.key) ?? 0);
+  }
+
+  private takeProcess(): Child | null {
+    if (!this.processFree()) return null;
+    const child = this.children.find((c) => !c.busy && c.process.connected) ?? this.spawn();
+    child.busy = true;
+    return child;
+  }
+
+  private dispatch(): void {
+    while (this.leaseJobs.length) {
+      const child = this.takeProcess();
+      if (!child) return;
+      this.leaseJobs.shift()!.grant(child);
+    }
+    for (;;) {
+      const processFree = this.processFree();
+      let next: Waiter | null = null;
+      for (const waiter of this.waiting) {
+        if (this.mayStart(waiter, processFree) && (!next || this.before(waiter, next))) next = waiter;
+      }
+      if (!next) return;
+      this.waiting.splice(this.waiting.indexOf(next), 1);
+      const key = next.owner.key;
+      this.running.set(key, (this.running.get(key) ?? 0) + 1);
+      this.lastServed.set(key, ++this.turnsGiven);
+      this.spaceTurns.set(next.space, (this.spaceTurns.get(next.space) ?? 0) + 1);
+      if (!next.withProcess) this.leasedSpaces.add(next.space);
+      this.ownerSpaces.add(ownerSpace(next));
+      if (next.owner.anonymous) this.anonymousRunning += 1;
+      if (!next.withProcess) this.leases += 1;
+      next.grant(next.withProcess ? this.takeProcess() : null);
+    }
   }
 
   private spawn(): Child {
-    const child: Child = {
-      process: fork(workerFile(), [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--disable-warning=ExperimentalWarning'] }),
-      busy: false,
-    };
+    const proc = fork(workerFile(), [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--disable-warning=ExperimentalWarning'] });
+    const ready = new Promise<void>((resolve, reject) => {
+      proc.once('message', () => resolve());
+      proc.once('exit', () => reject(new Error('The query process stopped unexpectedly.')));
+    });
+    ready.catch(() => {});
+    const child: Child = { process: proc, busy: false, ready };
     child.process.unref();
     (child.process.channel as { unref?: () => void } | undefined)?.unref?.();
     child.process.on('exit', () => {
@@ -131,26 +238,10 @@ export class Pool {
     return child;
   }
 
-  private dispatch(): void {
-    for (let i = 0; i < this.waiting.length; ) {
-      const waiter = this.waiting[i];
-      if (!this.mayRun(waiter.owner)) {
-        i++;
-        continue;
-      }
-      let child = this.children.find((c) => !c.busy && c.process.connected);
-      if (!child && this.children.length < this.size) child = this.spawn();
-      if (!child) return;
-      this.waiting.splice(i, 1);
-      child.busy = true;
-      this.running.set(waiter.owner.key, (this.running.get(waiter.owner.key) ?? 0) + 1);
-      if (waiter.owner.anonymous) this.anonymousRunning += 1;
-      waiter.grant(child);
-    }
-  }
-
   /** Runs a job on a held process; past its deadline the process is killed (SIGKILL stops SQLite at once). */
-  private exec<T>(child: Child, job: Job, deadlineMs: number): Promise<T> {
+  private async exec<T>(child: Child, job: Job, deadlineMs: number): Promise<T> {
+    // The deadline is the job's own: it starts once a fresh process has loaded.
+    await child.ready;
     const id = this.nextId++;
     const proc = child.process;
     (proc.channel as { ref?: () => void } | undefined)?.ref?.();
@@ -187,8 +278,7 @@ export class Pool {
 
   async close(): Promise<void> {
     this.closed = true;
-    const waiting = this.waiting.splice(0);
-    for (const waiter of waiting) waiter.refuse(new PoolClosed());
+    for (const waiter of [...this.waiting.splice(0), ...this.leaseJobs.splice(0)]) waiter.refuse(new PoolClosed());
     for (const child of this.children) child.process.kill('SIGKILL');
     this.children = [];
   }

@@ -374,5 +374,7 @@ if (process.send) {
     }
     process.send!(answer);
   });
+  // The first message says the process is ready: the pool starts a job's deadline from it.
+  process.send({ ready: true });
   process.on('disconnect', () => process.exit(0));
 }

@@ -1,6 +1,7 @@
 // No one's space-database work can stall everyone else's: a write takes its
 // query process before its transaction (so runaways waiting for a process
-// hold no database connection), one person runs at most all but one process,
+// hold no database connection), one person runs at most all but one of three
+// processes,
 // anonymous callers at most half of them with a shorter deadline, and each
 // person, address and space has a bounded number of jobs in flight (429).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ const saved = { workers: config.spacedbWorkers, timeout: config.spacedbTimeoutMs
 
 beforeEach(async () => {
   await closePool();
-  config.spacedbWorkers = 2;
+  config.spacedbWorkers = 3;
   config.spacedbTimeoutMs = 8000;
 });
 
@@ -66,7 +67,7 @@ describe('space databases under runaway queries', () => {
     expect(read.value.rows).toEqual([[7]]);
     expect(read.ms).toBeLessThan(1000);
 
-    // Anonymous callers share one of the two processes: one runaway, then the other, each stopped at 5 s.
+    // Anonymous callers share one of the three processes: one runaway, then the other, each stopped at 5 s.
     const finished = await Promise.all(anonymous);
     for (const { value } of finished) {
       expect(value.status).toBe(400);

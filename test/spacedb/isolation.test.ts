@@ -1,0 +1,109 @@
+// One caller's space-database work never stalls another's: owners take turns
+// for the query processes (round-robin, not first come first served), an
+// owner runs one job per space at a time so their runaway holds one process
+// and their other spaces get a process before their second job in that space,
+// and exports and overviews run as their caller.
+// Assertions are orderings ("answered while the runaways still run"), never
+// durations.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { config } from '@/lib/config.ts';
+import { registry } from '@/lib/ops/metrics.ts';
+import { closePool } from '@/lib/spacedb/database.ts';
+import { signIn } from '../helpers.ts';
+import { makeSpace } from '../spaces/fixtures.ts';
+import { dbClient, sql } from './fixtures.ts';
+
+const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+const saved = { workers: config.spacedbWorkers, timeout: config.spacedbTimeoutMs };
+
+beforeEach(async () => {
+  await closePool();
+  // Long enough that nothing a test waits for can be mistaken for a runaway's end.
+  config.spacedbTimeoutMs = 20_000;
+});
+
+afterEach(async () => {
+  await closePool();
+  config.spacedbWorkers = saved.workers;
+  config.spacedbTimeoutMs = saved.timeout;
+});
+
+/** The pool's processes running a job, and jobs waiting for one (its metrics). */
+async function workers(): Promise<{ busy: number; queued: number }> {
+  const { values } = await registry.getSingleMetric('atrium_spacedb_workers')!.get();
+  const state = (name: string) => values.find((v) => v.labels.state === name)?.value ?? 0;
+  return { busy: state('busy'), queued: state('queued') };
+}
+
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** Starts `work` and counts it as finished when it settles. */
+function tracked<T>(works: Promise<T>[]) {
+  let finished = 0;
+  for (const work of works) void work.finally(() => (finished += 1)).catch(() => {});
+  return { finished: () => finished };
+}
+
+async function personWithTable(handle: string, rows = "INSERT INTO t VALUES (1), (2), (3);") {
+  const person = await signIn(handle);
+  const space = await makeSpace(person.token, person.user.handle);
+  const client = dbClient(space.id);
+  await sql(client, person.token, `CREATE TABLE t (a); ${rows}`);
+  return { person, space, client };
+}
+
+describe('space databases: isolation between callers', () => {
+  it("answers a third person while two people each have a runaway running and two more queued in their space", async () => {
+    config.spacedbWorkers = 3;
+    const hogs = await Promise.all(['iso-hog-a', 'iso-hog-b'].map((handle) => personWithTable(handle)));
+    const third = await personWithTable('iso-third');
+
+    const runaways = tracked(hogs.flatMap(({ person, client }) => Array.from({ length: 3 }, () => client.query({ token: person.token }, { sql: RUNAWAY }))));
+    await until(async () => {
+      const { busy, queued } = await workers();
+      return busy + queued === 6;
+    });
+
+    const read = await sql(third.client, third.person.token, 'SELECT count(*) FROM t', [], false);
+    expect(read.rows).toEqual([[3]]);
+    expect(runaways.finished()).toBe(0);
+  }, 60_000);
+
+  it("answers a person's other space while their runaway (and a second one queued behind it) runs in one space", async () => {
+    config.spacedbWorkers = 2;
+    const { person, client } = await personWithTable('iso-self');
+    const other = dbClient((await makeSpace(person.token, person.user.handle)).id);
+    await sql(other, person.token, 'CREATE TABLE t (a); INSERT INTO t VALUES (1), (2);');
+
+    const runaways = tracked(Array.from({ length: 2 }, () => client.query({ token: person.token }, { sql: RUNAWAY })));
+    await until(async () => {
+      const { busy, queued } = await workers();
+      return busy + queued === 2;
+    });
+
+    const read = await sql(other, person.token, 'SELECT count(*) FROM t', [], false);
+    expect(read.rows).toEqual([[2]]);
+    expect(runaways.finished()).toBe(0);
+  }, 60_000);
+
+  it("runs exports as their caller: another person's overview is answered while ten exports of a large database wait", async () => {
+    config.spacedbWorkers = 2;
+    const { person, client } = await personWithTable(
+      'iso-exporter',
+      'INSERT INTO t WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 20000) SELECT randomblob(250) FROM c;',
+    );
+    const reader = await personWithTable('iso-overview');
+
+    const exports = tracked(Array.from({ length: 10 }, () => client.export({ token: person.token })));
+    await until(async () => {
+      const { busy, queued } = await workers();
+      return busy + queued === 10;
+    });
+
+    const overview = await reader.client.overview({ token: reader.person.token });
+    expect(overview.status).toBe(200);
+    expect(exports.finished()).toBeLessThan(10);
+  }, 120_000);
+});
