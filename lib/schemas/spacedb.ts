@@ -163,6 +163,6 @@ export const spacedbApi = {
         .meta({ description: 'Milliseconds since the epoch, an ISO 8601 date-time with a zone, or a bookmark (undoBookmark of an earlier restore).' }),
     }),
     response: z.object({ restoredTo: timestamp, undoBookmark: z.string() }).meta({ id: 'SpaceDbRestore' }),
-    errors: [400, 401, 403, 404],
+    errors: [400, 401, 403, 404, 429, 503],
   }),
 };

@@ -26,6 +26,7 @@ import {
   recordImage,
   removeScratch,
   scratchFile,
+  storeImage,
   withReadCache,
   withWriteLock,
 } from './history.ts';
@@ -69,6 +70,11 @@ export const ANONYMOUS_TIMEOUT_MS = 5000;
  * connection, so these bound memory and waiting time, not the pool.
  */
 export const MAX_JOBS = { person: 64, anonymousAddress: 2, space: 64, anonymousPerProcess: 4 } as const;
+/**
+ * Restores in flight at once on this node: per person (past it 429), and in
+ * all per query process (past it 503). Each holds a whole image in memory.
+ */
+export const MAX_RESTORES = { person: 2, perProcess: 1 } as const;
 
 /** Who a job is for (pool.ts's fairness), and what admission tells them when they have too many in flight. */
 type Asker = Owner & { tooMany: string };
@@ -410,15 +416,26 @@ async function target(spaceId: string, at: number | string, now: number): Promis
  */
 export async function restoreDatabase(caller: Caller, spaceId: string, at: number | string): Promise<{ restoredTo: number; undoBookmark: string }> {
   await spaceWith(caller, spaceId, 'admin');
-  const { seq, restoredTo } = await target(spaceId, at, Date.now());
+  const owner = ownerOf(caller);
+  const release = admit(
+    [
+      { key: `restore:${owner.key}`, cap: MAX_RESTORES.person, code: 'rate_limited', message: `You have ${MAX_RESTORES.person} database restores under way; wait for one to finish.` },
+      { key: 'restore', cap: MAX_RESTORES.perProcess * config.spacedbWorkers, code: 'unavailable', message: 'This server is restoring too many databases at once; try again shortly.' },
+    ],
+    config.spacedbTimeoutMs,
+  );
   const scratch = scratchFile();
   try {
-    // A restore runs no query: it needs no process.
+    const { seq, restoredTo } = await target(spaceId, at, Date.now());
+    // Built and stored with no connection held (each query takes one and gives
+    // it back), so a long rebuild never holds the pool; then a short
+    // transaction records it. A restore runs no query: it needs no process.
+    await materialize(db, spaceId, seq, scratch, null);
+    const bytes = fs.existsSync(scratch) ? fs.readFileSync(scratch) : Buffer.alloc(0);
+    const image = await storeImage(bytes);
     return await withWriteLock(spaceId, config.spacedbTimeoutMs, async () => ({ release() {} }), async (tx, head, file) => {
       const undoBookmark = `bm-${head.headSeq}`;
-      await materialize(tx, spaceId, seq, scratch, null);
-      const bytes = fs.existsSync(scratch) ? fs.readFileSync(scratch) : Buffer.alloc(0);
-      const recorded = await recordImage(tx, spaceId, head, bytes);
+      const recorded = await recordImage(tx, spaceId, head, bytes, image);
       for (const suffix of ['-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
       fs.writeFileSync(file, bytes);
       noteCached(spaceId, recorded.seq);
@@ -429,6 +446,7 @@ export async function restoreDatabase(caller: Caller, spaceId: string, at: numbe
     });
   } finally {
     removeScratch(scratch);
+    release();
   }
 }
 

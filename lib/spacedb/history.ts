@@ -229,11 +229,10 @@ export async function pruneHistory(client: Tx | typeof db, spaceId: string, now:
   return changes.count;
 }
 
-/** Records a whole image (a restore) as the next change. */
-export async function recordImage(tx: Tx, spaceId: string, head: Head, bytes: Buffer): Promise<{ seq: number; at: Date }> {
+/** Records a whole image (a restore), already in the blob store as `image`, as the next change. */
+export async function recordImage(tx: Tx, spaceId: string, head: Head, bytes: Buffer, image: { sha256: string; size: number }): Promise<{ seq: number; at: Date }> {
   const seq = head.headSeq + 1;
   const at = nextAt(head);
-  const image = await storeImage(bytes);
   const pageSize = bytes.length >= 100 ? bytes.readUInt16BE(16) || 65536 : 4096;
   await tx.spaceDbChange.create({ data: { spaceId, seq, at, pageSize, pageCount: Math.ceil(bytes.length / pageSize), imageSha: image.sha256, imageSize: image.size } });
   await tx.spaceDatabase.upsert({

@@ -2,14 +2,16 @@
 // for the query processes (round-robin, not first come first served), an
 // owner runs one job per space at a time so their runaway holds one process
 // and their other spaces get a process before their second job in that space,
-// and exports and overviews run as their caller.
+// exports and overviews run as their caller, and restores are bounded per
+// person.
 // Assertions are orderings ("answered while the runaways still run"), never
 // durations.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GET as meRoute } from '@/app/v1/me/route.ts';
 import { config } from '@/lib/config.ts';
 import { registry } from '@/lib/ops/metrics.ts';
 import { closePool } from '@/lib/spacedb/database.ts';
-import { signIn } from '../helpers.ts';
+import { call, signIn } from '../helpers.ts';
 import { makeSpace } from '../spaces/fixtures.ts';
 import { dbClient, sql } from './fixtures.ts';
 
@@ -106,4 +108,29 @@ describe('space databases: isolation between callers', () => {
     expect(overview.status).toBe(200);
     expect(exports.finished()).toBeLessThan(10);
   }, 120_000);
+
+  it('admits a bounded number of restores per person, refusing the rest with 429 and Retry-After, and answers others meanwhile', async () => {
+    const owner = await signIn('iso-restorer');
+    const clients = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const client = dbClient((await makeSpace(owner.token, owner.user.handle)).id);
+        await sql(client, owner.token, 'CREATE TABLE t (a); INSERT INTO t VALUES (1);');
+        return client;
+      }),
+    );
+    const other = await signIn('iso-restore-other');
+
+    const restores = clients.map((client) => client.restore({ token: owner.token }, 'bm-0'));
+    const me = await call(meRoute, 'GET', '/v1/me', { token: other.token });
+    expect(me.status).toBe(200);
+
+    const answers = await Promise.all(restores);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(answers.every((a) => a.status === 200 || a.status === 429)).toBe(true);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(Number(refused[0].headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused[0].json.error.message).toMatch(/restor/i);
+    // Once they are done, the next one is admitted.
+    expect((await clients[0].restore({ token: owner.token }, 'bm-1')).status).toBe(200);
+  }, 60_000);
 });
