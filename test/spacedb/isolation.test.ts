@@ -9,6 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GET as meRoute } from '@/app/v1/me/route.ts';
 import { config } from '@/lib/config.ts';
+import { db } from '@/lib/db/client.ts';
 import { registry } from '@/lib/ops/metrics.ts';
 import { closePool } from '@/lib/spacedb/database.ts';
 import { call, signIn } from '../helpers.ts';
@@ -108,6 +109,39 @@ describe('space databases: isolation between callers', () => {
     expect(overview.status).toBe(200);
     expect(exports.finished()).toBeLessThan(10);
   }, 120_000);
+
+  it("keeps no query process for a write waiting on PostgreSQL: another node holds the space's lock, and a read of another space is answered meanwhile", async () => {
+    config.spacedbWorkers = 1;
+    const writer = await personWithTable('iso-waiting-writer');
+    const reader = await personWithTable('iso-waiting-reader');
+
+    // Another node's write holds the space's lock until `unlock`.
+    let unlock!: () => void;
+    const unlocked = new Promise<void>((resolve) => (unlock = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const otherNode = db.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`spacedb:${writer.space.id}`}, 0))`;
+        locked();
+        await unlocked;
+      },
+      { timeout: 60_000 },
+    );
+    await holding;
+
+    let written = false;
+    const write = sql(writer.client, writer.person.token, 'INSERT INTO t VALUES (4)').then(() => (written = true));
+    await until(async () => (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)[0].n > 0);
+
+    const read = await sql(reader.client, reader.person.token, 'SELECT count(*) FROM t', [], false);
+    expect(read.rows).toEqual([[3]]);
+    expect(written).toBe(false);
+    unlock();
+    await otherNode;
+    await write;
+    expect((await sql(writer.client, writer.person.token, 'SELECT count(*) FROM t', [], false)).rows).toEqual([[4]]);
+  }, 60_000);
 
   it('admits a bounded number of restores per person, refusing the rest with 429 and Retry-After, and answers others meanwhile', async () => {
     const owner = await signIn('iso-restorer');
