@@ -225,7 +225,7 @@ export class Pool {
     const proc = fork(workerFile(), [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--disable-warning=ExperimentalWarning'] });
     const ready = new Promise<void>((resolve, reject) => {
       proc.once('message', () => resolve());
-      proc.once('exit', () => reject(new Error('The query process stopped unexpectedly.')));
+      proc.once('exit', () => reject(this.closed ? new PoolClosed() : new Error('The query process stopped unexpectedly.')));
     });
     ready.catch(() => {});
     const child: Child = { process: proc, busy: false, ready };
@@ -262,7 +262,8 @@ export class Pool {
         if (message.error) finish(new JobRefused(message.error));
         else finish(null, message.ok);
       };
-      const onExit = () => finish(new Error('The query process stopped unexpectedly.'));
+      // Closing the pool (the server stopping) kills its processes: that is a 503, not a fault.
+      const onExit = () => finish(this.closed ? new PoolClosed() : new Error('The query process stopped unexpectedly.'));
       const timer = setTimeout(() => {
         // The process is gone for good; a fresh one takes its place on demand.
         this.children = this.children.filter((c) => c !== child);

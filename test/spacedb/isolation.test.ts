@@ -143,6 +143,16 @@ describe('space databases: isolation between callers', () => {
     expect((await sql(writer.client, writer.person.token, 'SELECT count(*) FROM t', [], false)).rows).toEqual([[4]]);
   }, 60_000);
 
+  it('answers 503, not 500, to a query under way when the pool closes (the server stopping)', async () => {
+    const { person, client } = await personWithTable('iso-closing');
+    const runaway = client.query({ token: person.token }, { sql: RUNAWAY });
+    await until(async () => (await workers()).busy === 1);
+    await closePool();
+    const answer = await runaway;
+    expect(answer.status).toBe(503);
+    expect(answer.json.error.message).toMatch(/stopping/);
+  }, 60_000);
+
   it('admits a bounded number of restores per person, refusing the rest with 429 and Retry-After, and answers others meanwhile', async () => {
     const owner = await signIn('iso-restorer');
     const clients = await Promise.all(
