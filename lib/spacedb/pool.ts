@@ -72,7 +72,7 @@ export class Pool {
   private leaseJobs: ProcessWaiter[] = [];
   private leases = 0;
   private running = new Map<string, number>();
-  /** When each owner with work here was last given a turn (round-robin). */
+  /** When each owner with work here was last given a turn (round-robin); one arriving joins at the back. */
   private lastServed = new Map<string, number>();
   private turnsGiven = 0;
   /** Turns held per space, the spaces a write's lease holds alone, and each owner's spaces with a turn. */
@@ -127,6 +127,7 @@ export class Pool {
 
   private wait(owner: Owner, space: string, withProcess: boolean): Promise<Child | null> {
     if (this.closed) return Promise.reject(new PoolClosed());
+    if (!this.lastServed.has(owner.key)) this.lastServed.set(owner.key, this.turnsGiven);
     return new Promise<Child | null>((grant, refuse) => {
       this.waiting.push({ owner, space, withProcess, grant, refuse });
       this.dispatch();
