@@ -2,7 +2,10 @@
 // database (replaced by each build), the live data in a second space's
 // database, visitors' rows as guest writes in its write log, and both spaces
 // readable through the space database endpoints by the owner.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { config } from '@/lib/config.ts';
+import { registry } from '@/lib/ops/metrics.ts';
+import { closePool } from '@/lib/spacedb/database.ts';
 import { useFrontServer } from '../server.ts';
 import { onPort, rawRequest } from '../http/raw.ts';
 import { liveAppUrl } from '@/lib/spaces/hosts.ts';
@@ -83,6 +86,35 @@ describe('app data in space databases', () => {
     await w.must(204, 'DELETE', `/v1/apps/${app.id}`, { as: w.people.owner });
     await w.must(404, 'GET', `/v1/spaces/${spaceId}`, { as: w.people.owner });
   });
+
+  it("answers a live app's visitor while ten exports of a large database wait: the app reads as itself, not as a shared owner", async () => {
+    await closePool();
+    const workers = config.spacedbWorkers;
+    config.spacedbWorkers = 2;
+    onTestFinished(async () => {
+      await closePool();
+      config.spacedbWorkers = workers;
+    });
+    const { app } = await built();
+    await w.must(200, 'POST', `/v1/apps/${app.id}/live`, { as: w.people.owner, body: { access: 'public', copyData: true } });
+    const big = await w.must(200, 'POST', '/v1/spaces', { as: w.people.owner, body: { workspace: w.slug, name: 'Big data' } });
+    const fill = 'CREATE TABLE t (b); INSERT INTO t WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 20000) SELECT randomblob(250) FROM c;';
+    await w.must(200, 'POST', `/v1/spaces/${big.id}/db/query`, { as: w.people.owner, body: { sql: fill, write: true } });
+
+    let exported = 0;
+    const exports = Array.from({ length: 10 }, () => w.must(200, 'GET', `/v1/spaces/${big.id}/db/export`, { as: w.people.owner }).then(() => (exported += 1)));
+    const queued = async () => {
+      const { values } = await registry.getSingleMetric('atrium_spacedb_workers')!.get();
+      return values.filter((v) => v.labels.state !== 'idle').reduce((sum, v) => sum + v.value, 0);
+    };
+    while ((await queued()) < 10) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    const rows = await rawRequest(onPort(liveAppUrl(app.slug), server.origin), 'GET', '/_api/tables/sign_up');
+    expect(rows.status).toBe(200);
+    // Behind them all, it would come after the tenth export's job, not the fifth.
+    expect(exported).toBeLessThan(5);
+    await Promise.all(exports);
+  }, 120_000);
 
   it('names the owner-link administrator in the write log', async () => {
     const { app } = await built();

@@ -107,7 +107,8 @@ describe('space databases: isolation between callers', () => {
 
     const overview = await reader.client.overview({ token: reader.person.token });
     expect(overview.status).toBe(200);
-    expect(exports.finished()).toBeLessThan(10);
+    // Behind them all, it would come after the tenth export's job, not the fifth.
+    expect(exports.finished()).toBeLessThan(5);
   }, 120_000);
 
   it("keeps no query process for a write waiting on PostgreSQL: another node holds the space's lock, and a read of another space is answered meanwhile", async () => {
