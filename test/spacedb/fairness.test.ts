@@ -1,9 +1,9 @@
 // No one's space-database work can stall everyone else's: a write takes its
-// query process before its transaction (so runaways waiting for a process
-// hold no database connection), one person runs at most all but one of three
-// processes,
-// anonymous callers at most half of them with a shorter deadline, and each
-// person, address and space has a bounded number of jobs in flight (429).
+// turn for the query processes before its transaction (so runaways waiting
+// for one hold no database connection), one person runs at most all but one
+// of three processes, anonymous callers at most half of them with a shorter
+// deadline, and each person, address and space has a bounded number of jobs
+// in flight (429).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GET as meRoute } from '@/app/v1/me/route.ts';
 import { config } from '@/lib/config.ts';
