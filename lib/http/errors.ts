@@ -26,6 +26,7 @@ export class ApiError extends Error {
 
   constructor(code: 'rate_limited', message: string, headers: RetryAfter);
   constructor(code: Exclude<ErrorCode, 'rate_limited'>, message: string, headers?: Record<string, string>);
+  constructor(code: ErrorCode, message: string, headers: RetryAfter);
   constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
     super(message);
     this.code = code;
