@@ -4,19 +4,21 @@
 // An update from a socket is checked before it is applied: one that puts a
 // Y.Text where a page's fragment belongs, a string in `pages`, another root
 // type or a sub-document would be stored and break every later reader.
-// A mention (an atom, lib/rooms/editor-schema.ts) holds nothing but a user id
-// and a handle, since the export and the notifications read them as such.
+// Elements are the editor schema's nodes, text is formatted only with its
+// marks, and every attribute holds what lib/rooms/editor-schema.ts allows it
+// (a heading's level 1 to 6, a link's URL of an allowed scheme, …): one value
+// outside it, stored, would be read by every later export and build.
 // Each item of the update is placed by its parent: named in the item, or
 // (for an item inserted next to another) that neighbour's parent, found in the
 // update itself or in the document.
 import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
-import { HANDLE_PATTERN } from '../schemas/common.ts';
+import { attributeFits, markFits, NODE_ATTRIBUTES } from './editor-schema.ts';
 
-type ContentKind = 'map' | 'array' | 'element' | 'mention' | 'xmltext' | 'fragment' | 'text' | 'hook' | 'string' | 'any' | 'format' | 'embed' | 'deleted' | 'other';
+type ContentKind = 'map' | 'array' | 'element' | 'xmltext' | 'fragment' | 'text' | 'hook' | 'string' | 'any' | 'format' | 'embed' | 'deleted' | 'other';
 
 function kindOfType(type: unknown): ContentKind {
-  if (type instanceof Y.XmlElement) return type.nodeName === 'mention' ? 'mention' : 'element';
+  if (type instanceof Y.XmlElement) return 'element';
   if (type instanceof Y.XmlText) return 'xmltext';
   if (type instanceof Y.XmlHook) return 'hook';
   if (type instanceof Y.XmlFragment) return 'fragment';
@@ -36,36 +38,55 @@ function kindOfContent(content: unknown): ContentKind {
   return 'other';
 }
 
+/** Where an item sits: a root by name, an element by its node name, or the kind of any other type. */
+type Place = ContentKind | { root: string } | { element: string };
+
+function placeOfType(type: unknown): Place {
+  return type instanceof Y.XmlElement ? { element: type.nodeName } : kindOfType(type);
+}
+
+function placeOfContent(content: unknown): Place {
+  return content instanceof Y.ContentType ? placeOfType(content.type) : kindOfContent(content);
+}
+
 const PAGE_FIELD = /^page:[A-Za-z0-9_-]{1,100}$/;
 const PAGE_KEYS = new Set(['id', 'title']);
-const MENTION_ATTRIBUTES: Record<string, (value: string) => boolean> = {
-  id: (value) => value.length >= 1 && value.length <= 100,
-  handle: (value) => HANDLE_PATTERN.test(value),
-};
+
+/** Why `content` may not sit in a page or an element: an element of no node the editor has. */
+function unknownNode(content: unknown): string | null {
+  if (!(content instanceof Y.ContentType) || !(content.type instanceof Y.XmlElement)) return null;
+  return NODE_ATTRIBUTES.has(content.type.nodeName) ? null : `the editor has no "${content.type.nodeName.slice(0, 60)}" element`;
+}
 
 /** What may sit where: null when it fits, else why not. */
-function misfit(parent: ContentKind | { root: string }, sub: string | null, content: ContentKind, value: unknown): string | null {
-  if (content === 'deleted') return null;
-  if (typeof parent === 'object') {
+function misfit(parent: Place, sub: string | null, content: Y.AbstractContent): string | null {
+  const kind = kindOfContent(content);
+  if (kind === 'deleted') return null;
+  const values = content instanceof Y.ContentAny ? (content.arr as unknown[]) : [];
+  if (typeof parent === 'object' && 'root' in parent) {
     if (sub !== null) return `the root "${parent.root.slice(0, 60)}" is not a map`;
-    if (parent.root === 'pages') return content === 'map' ? null : '"pages" holds only maps';
-    if (PAGE_FIELD.test(parent.root)) return content === 'element' || content === 'xmltext' ? null : `"${parent.root}" holds only XML elements and text`;
+    if (parent.root === 'pages') return kind === 'map' ? null : '"pages" holds only maps';
+    if (PAGE_FIELD.test(parent.root)) return kind === 'element' || kind === 'xmltext' ? unknownNode(content) : `"${parent.root}" holds only XML elements and text`;
     return `the document has no "${parent.root.slice(0, 60)}"`;
+  }
+  if (typeof parent === 'object') {
+    const name = parent.element.slice(0, 60);
+    if (sub === null) {
+      if (parent.element === 'mention') return 'a mention holds nothing but its attributes';
+      return kind === 'element' || kind === 'xmltext' ? unknownNode(content) : 'XML elements hold only XML elements and text';
+    }
+    const rules = NODE_ATTRIBUTES.get(parent.element);
+    if (!rules || !Object.hasOwn(rules, sub)) return `a "${name}" element has no attribute "${sub.slice(0, 60)}"`;
+    return kind === 'any' && values.every((value) => attributeFits(rules, sub, value)) ? null : `the "${sub.slice(0, 60)}" of a "${name}" element is not one the editor allows`;
   }
   switch (parent) {
     case 'map':
-      return sub !== null && PAGE_KEYS.has(sub) && content === 'any' && (value as unknown[]).every((v) => typeof v === 'string') ? null : 'a page holds only an id and a title, as text';
-    case 'element':
-      if (sub !== null) return content === 'any' ? null : 'XML attributes are plain values';
-      return content === 'element' || content === 'mention' || content === 'xmltext' ? null : 'XML elements hold only XML elements and text';
-    case 'mention': {
-      const valid = sub === null ? undefined : MENTION_ATTRIBUTES[sub];
-      const values = value as unknown[];
-      return valid && content === 'any' && values.every((v) => typeof v === 'string' && valid(v)) ? null : 'a mention holds only a user id and a handle';
-    }
+      return sub !== null && PAGE_KEYS.has(sub) && kind === 'any' && values.every((v) => typeof v === 'string') ? null : 'a page holds only an id and a title, as text';
     case 'xmltext':
-      if (sub !== null) return content === 'any' ? null : 'XML attributes are plain values';
-      return content === 'string' || content === 'format' || content === 'embed' ? null : 'XML text holds only text';
+      if (sub !== null) return 'XML text has no attributes';
+      if (kind === 'string') return null;
+      if (content instanceof Y.ContentFormat) return markFits(content.key, content.value) ? null : `text formatted with "${content.key.slice(0, 60)}" the editor does not have, or with attributes it does not allow`;
+      return 'XML text holds only text and its formatting';
     case 'deleted':
       return null;
     default:
@@ -105,7 +126,6 @@ export function updateMisfit(doc: Y.Doc, update: Uint8Array): string | null {
     return found instanceof Y.Item ? found : null;
   };
 
-  type Place = ContentKind | { root: string };
   const placed = new Map<Y.Item, Place>();
 
   /** Where an item sits when its parent is named in it; undefined when it only names a neighbour; null when unknown. */
@@ -115,11 +135,11 @@ export function updateMisfit(doc: Y.Doc, update: Uint8Array): string | null {
     if (parent instanceof Y.ID) {
       const holder = findInUpdate(parent) ?? findInDoc(parent);
       if (!holder) return null;
-      return holder.deleted && !findInUpdate(parent) ? 'deleted' : kindOfContent(holder.content);
+      return holder.deleted && !findInUpdate(parent) ? 'deleted' : placeOfContent(holder.content);
     }
     if (parent instanceof Y.AbstractType) {
       if (parent._item === null) return { root: Y.findRootTypeKey(parent) };
-      return parent._item.deleted ? 'deleted' : kindOfType(parent);
+      return parent._item.deleted ? 'deleted' : placeOfType(parent);
     }
     return undefined;
   };
@@ -165,8 +185,7 @@ export function updateMisfit(doc: Y.Doc, update: Uint8Array): string | null {
     if (struct.content instanceof Y.ContentDoc) return 'sub-documents are not part of a room';
     const parent = parentOf(struct);
     if (parent === null) return 'an item whose place in the document is unknown';
-    const content = kindOfContent(struct.content);
-    const why = misfit(parent, struct.parentSub, content, struct.content instanceof Y.ContentAny ? struct.content.arr : []);
+    const why = misfit(parent, struct.parentSub, struct.content);
     if (why) return why;
   }
   return null;

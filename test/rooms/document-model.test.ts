@@ -25,7 +25,7 @@ function updateOf(client: Y.Doc, change: () => void): Uint8Array {
 }
 
 describe('the document model guard', () => {
-  it('lets the editor’s own changes through: typing, formatting, attributes, new and renamed pages, deletions', () => {
+  it('lets the editor’s own changes through: typing, formatting, headings and their level, new and renamed pages, deletions', () => {
     const { server, client, pageId } = pair();
     const fragment = client.getXmlFragment(`page:${pageId}`);
     const steps: (() => void)[] = [
@@ -34,8 +34,13 @@ describe('the document model guard', () => {
         paragraph.insert(0, [new Y.XmlText('Hello')]);
         fragment.insert(fragment.length, [paragraph]);
       },
-      () => ((fragment.get(fragment.length - 1) as Y.XmlElement).get(0) as Y.XmlText).insert(5, ' world', { bold: true }),
-      () => (fragment.get(fragment.length - 1) as Y.XmlElement).setAttribute('textAlign', 'left'),
+      () => ((fragment.get(fragment.length - 1) as Y.XmlElement).get(0) as Y.XmlText).insert(5, ' world', { bold: {} }),
+      () => {
+        const heading = new Y.XmlElement('heading');
+        heading.insert(0, [new Y.XmlText('Plan')]);
+        fragment.insert(fragment.length, [heading]);
+      },
+      () => (fragment.get(fragment.length - 1) as Y.XmlElement).setAttribute('level', 3),
       () => {
         const page = new Y.Map<string>();
         page.set('id', 'p2');
