@@ -8,12 +8,12 @@
 // The web editor binds one fragment per page; the server reads the same
 // structure to export Markdown and writes it to seed templates.
 import { getSchema, type JSONContent } from '@tiptap/core';
-import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
-import { prosemirrorJSONToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-tiptap';
+import type { Mark, Node as ProseMirrorNode } from '@tiptap/pm/model';
+import { prosemirrorJSONToYXmlFragment } from '@tiptap/y-tiptap';
 import { defaultMarkdownSerializer, MarkdownSerializer } from 'prosemirror-markdown';
 import * as Y from 'yjs';
 import { randomUUID } from 'node:crypto';
-import { documentExtensions } from './editor-schema.ts';
+import { documentExtensions, fittingAttributes, MARK_ATTRIBUTES, NODE_ATTRIBUTES } from './editor-schema.ts';
 
 export const schema = getSchema(documentExtensions);
 
@@ -98,6 +98,45 @@ export function initialDocument(templateName: string | null, prompt: string | nu
   return { state, title: template.title };
 }
 
+// --- Reading a page ----------------------------------------------------------
+
+/** Deeper than this (a list in a list … 15 times over), elements are left out: each level indents every line under it. */
+export const MAX_DEPTH = 32;
+
+/**
+ * A page as a ProseMirror document, for every reader (the Markdown export,
+ * builds, AI). The one place where what a stored document holds is made to
+ * fit the editor schema: elements of no known node, those deeper than
+ * MAX_DEPTH and those holding what their node does not take are left out;
+ * an attribute or mark attribute outside its rule (a room stored before the
+ * guard may hold `level: 300000000`) is read as its default; unknown marks
+ * are dropped.
+ */
+function pageNode(fragment: Y.XmlFragment): ProseMirrorNode {
+  const marksOf = (formats: Record<string, unknown> | undefined): Mark[] =>
+    Object.entries(formats ?? {}).flatMap(([name, stored]) => {
+      const rules = MARK_ATTRIBUTES.get(name);
+      if (!rules) return [];
+      const attributes = fittingAttributes(rules, stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>) : {});
+      // A link to nowhere (its href refused) is plain text.
+      return name === 'link' && !attributes.href ? [] : [schema.mark(name, attributes)];
+    });
+  const childrenOf = (parent: Y.XmlFragment, depth: number): ProseMirrorNode[] =>
+    parent.toArray().flatMap((child): ProseMirrorNode[] => {
+      if (child instanceof Y.XmlText) {
+        const runs = child.toDelta() as { insert: unknown; attributes?: Record<string, unknown> }[];
+        return runs.flatMap((run) => (typeof run.insert === 'string' && run.insert ? [schema.text(run.insert, marksOf(run.attributes))] : []));
+      }
+      const rules = child instanceof Y.XmlElement ? NODE_ATTRIBUTES.get(child.nodeName) : undefined;
+      if (!(child instanceof Y.XmlElement) || !rules || depth >= MAX_DEPTH) return [];
+      // An element whose content its node does not take is left out, as the editor drops it.
+      const type = schema.nodes[child.nodeName];
+      const node = type.create(fittingAttributes(rules, child.getAttributes()), childrenOf(child, depth + 1));
+      return type.validContent(node.content) ? [node] : [];
+    });
+  return schema.nodes.doc.create(null, childrenOf(fragment, 0));
+}
+
 // --- Markdown ----------------------------------------------------------------
 
 const d = defaultMarkdownSerializer;
@@ -165,9 +204,12 @@ const serializer = new MarkdownSerializer(
         rows.push(cells);
       });
       if (!rows.length) return state.closeBlock(node);
-      const width = Math.max(...rows.map((r) => r.length));
-      const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, i) => cells[i] ?? ' ').join(' | ')} |`;
-      state.write([line(rows[0]), line(Array(width).fill('---')), ...rows.slice(1).map(line)].join('\n'));
+      // The header spans every column; rows below are not padded (GitHub reads a short row with empty
+      // cells), so that the export grows with the table, not with its rows times its widest row.
+      const width = rows.reduce((widest, row) => Math.max(widest, row.length), 0);
+      const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+      const header = Array.from({ length: width }, (_, i) => rows[0][i] ?? ' ');
+      state.write([line(header), line(Array(width).fill('---')), ...rows.slice(1).map(line)].join('\n'));
       state.closeBlock(node);
     },
     tableRow: () => {},
@@ -188,7 +230,7 @@ const serializer = new MarkdownSerializer(
 export function pageMarkdown(doc: Y.Doc, pageId: string): string {
   // A page that does not fit the model is skipped, not a failure of the whole export or build.
   try {
-    return serializer.serialize(yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(pageField(pageId)), schema));
+    return serializer.serialize(pageNode(doc.getXmlFragment(pageField(pageId))));
   } catch {
     return UNREADABLE_PAGE;
   }
