@@ -10,7 +10,7 @@
 import { getSchema, type JSONContent } from '@tiptap/core';
 import type { Mark, Node as ProseMirrorNode } from '@tiptap/pm/model';
 import { prosemirrorJSONToYXmlFragment } from '@tiptap/y-tiptap';
-import { defaultMarkdownSerializer, MarkdownSerializer } from 'prosemirror-markdown';
+import { defaultMarkdownSerializer, MarkdownSerializer, MarkdownSerializerState } from 'prosemirror-markdown';
 import * as Y from 'yjs';
 import { randomUUID } from 'node:crypto';
 import { documentExtensions, fittingAttributes, MARK_ATTRIBUTES, NODE_ATTRIBUTES } from './editor-schema.ts';
@@ -226,11 +226,37 @@ const serializer = new MarkdownSerializer(
   },
 );
 
+/**
+ * prosemirror-markdown's state, writing in linear time. The library asks at
+ * every block whether its output so far ends a line (a regular expression
+ * over all of it), which made a page of 20,000 list items take seconds and
+ * grew with the square of the page. It only ever reads the end of that output,
+ * so all but its last characters are set aside as it grows.
+ */
+class LinearState extends MarkdownSerializerState {
+  private written: string[] = [];
+
+  write(content?: string) {
+    const self = this as unknown as { out: string };
+    if (self.out.length > 2048) {
+      this.written.push(self.out.slice(0, -256));
+      self.out = self.out.slice(-256);
+    }
+    super.write(content);
+  }
+
+  markdown(): string {
+    return this.written.join('') + (this as unknown as { out: string }).out;
+  }
+}
+
 /** One page as Markdown. */
 export function pageMarkdown(doc: Y.Doc, pageId: string): string {
   // A page that does not fit the model is skipped, not a failure of the whole export or build.
   try {
-    return serializer.serialize(pageNode(doc.getXmlFragment(pageField(pageId))));
+    const state = new LinearState(serializer.nodes, serializer.marks, {});
+    state.renderContent(pageNode(doc.getXmlFragment(pageField(pageId))));
+    return state.markdown();
   } catch {
     return UNREADABLE_PAGE;
   }

@@ -36,4 +36,24 @@ describe('the document model in Markdown', () => {
     const spec = outlineSpec(markdown, 'Plan');
     expect(spec.tables).toEqual([{ name: 'books', title: 'Books', columns: ['Title', 'Author'], rows: [['Dune', 'Frank | Herbert'], ['Emma', 'Austen ![portrait](/i/1)']], guestWrites: true }]);
   });
+
+  it('writes a long page in linear time: no look at the output so far reads more than its end', () => {
+    const doc = new Y.Doc();
+    const id = addPage(doc, 'List', [{ type: 'bulletList', content: Array.from({ length: 20_000 }, () => ({ type: 'listItem', content: [paragraph('item')] })) }]);
+    // prosemirror-markdown asks a regular expression whether the output so far ends a line, at every block.
+    const test = RegExp.prototype.test;
+    let longest = 0;
+    RegExp.prototype.test = function (this: RegExp, input: string) {
+      longest = Math.max(longest, String(input).length);
+      return test.call(this, input);
+    };
+    let markdown = '';
+    try {
+      markdown = pageMarkdown(doc, id);
+    } finally {
+      RegExp.prototype.test = test;
+    }
+    expect(markdown.length).toBeGreaterThan(150_000);
+    expect(longest).toBeLessThan(5_000);
+  });
 });
