@@ -34,7 +34,7 @@ import { aiSpec } from './ai.ts';
 import { prepareLiveData, specOf, startLiveData, writePreviewData } from './data.ts';
 import { publishFiles } from './publish.ts';
 import { renderApp } from './render.ts';
-import { outlineSpec, type AppSpec } from './spec.ts';
+import { appSpec, outlineSpec, type AppSpec } from './spec.ts';
 
 const appSelect = {
   id: true,
@@ -196,6 +196,9 @@ export async function buildApp(caller: SignedInCaller, kind: RoomKind, roomId: s
   try {
     note(`page "${page.title}" (${markdown.length} characters of Markdown)`);
     const spec: AppSpec = builder === 'ai' ? await aiSpec(markdown, input.instructions ?? null, stored.name, note) : outlineSpec(markdown, page.title || stored.name);
+    // The outline builder's spec meets the same limits as the AI's, or the build fails saying which.
+    const past = appSpec.safeParse(spec).error?.issues[0];
+    if (past) throw new Error(`the page makes an app past the builder's limits (${past.path.join('.')}: ${past.message})`);
     if (builder === 'outline' && input.instructions) note('instructions are read by the AI builder only (AI_BASE_URL is not set)');
     note(`${spec.pages.length} page(s): ${spec.pages.map((p) => p.title).join(', ')}`);
     note(`${spec.tables.length} table(s)${spec.tables.length ? `: ${spec.tables.map((t) => `${t.name} (${t.rows.length} rows${t.guestWrites ? ', visitors may add' : ''})`).join(', ')}` : ''}`);

@@ -15,12 +15,16 @@ export const block = z.discriminatedUnion('type', [
   z.object({ type: z.literal('table'), table: z.string().max(60) }),
 ]);
 
+// Every page lists every other in its navigation, so their number is what keeps an app's files small.
+export const MAX_APP_PAGES = 50;
+export const MAX_APP_TABLES = 30;
+
 export const appSpec = z.object({
   name: z.string().min(1).max(100),
   pages: z
     .array(z.object({ slug: z.string().regex(/^[a-z0-9-]{0,60}$/), title: z.string().min(1).max(200), blocks: z.array(block).max(1000) }))
     .min(1)
-    .max(50),
+    .max(MAX_APP_PAGES),
   tables: z
     .array(
       z.object({
@@ -31,7 +35,7 @@ export const appSpec = z.object({
         guestWrites: z.boolean(),
       }),
     )
-    .max(30),
+    .max(MAX_APP_TABLES),
 });
 
 export type AppSpec = z.infer<typeof appSpec>;
@@ -82,6 +86,9 @@ const SEPARATOR = /^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$/;
  *     escaped "\|" separators the editor writes are read too) becomes one of
  *     the app's tables, its rows the table's first data; under a heading that
  *     ends in "(form)", visitors of the live app may add rows to it.
+ * Past MAX_APP_PAGES, level-2 headings stay headings of the last page, and
+ * tables past MAX_APP_TABLES are left out: a page of 10,000 headings makes
+ * an app of 50 pages, not one of 10,000 pages each listing 10,000.
  */
 export function outlineSpec(markdown: string, fallbackName: string): AppSpec {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
@@ -101,10 +108,10 @@ export function outlineSpec(markdown: string, fallbackName: string): AppSpec {
     paragraph = [];
     if (list) page().blocks.push({ type: 'list', ordered: list.ordered, items: list.items });
     list = null;
-    if (table && table.length) {
+    if (table && table.length && tables.length < MAX_APP_TABLES) {
       const [head, ...rows] = table;
       const columns = head.map((c, i) => c || `Column ${i + 1}`);
-      const title = heading.replace(FORM_MARK, '') || `Table ${tables.length + 1}`;
+      const title = (heading.replace(FORM_MARK, '') || `Table ${tables.length + 1}`).slice(0, 200);
       const tableNameValue = tableName(title, names);
       tables.push({
         name: tableNameValue,
@@ -143,7 +150,7 @@ export function outlineSpec(markdown: string, fallbackName: string): AppSpec {
       const value = plain(h[2]);
       heading = value;
       if (level === 1 && name === null) name = value;
-      else if (level === 2) pages.push({ slug: pageSlug(value.replace(FORM_MARK, ''), slugs), title: value.replace(FORM_MARK, '') || 'Page', blocks: [] });
+      else if (level === 2 && pages.length < MAX_APP_PAGES) pages.push({ slug: pageSlug(value.replace(FORM_MARK, ''), slugs), title: (value.replace(FORM_MARK, '') || 'Page').slice(0, 200), blocks: [] });
       else page().blocks.push({ type: 'heading', level, text: value.replace(FORM_MARK, '') });
       continue;
     }

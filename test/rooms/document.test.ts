@@ -4,7 +4,8 @@
 import * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
 import { addPage, pageMarkdown } from '@/lib/rooms/document.ts';
-import { outlineSpec } from '@/lib/apps/spec.ts';
+import { renderApp } from '@/lib/apps/render.ts';
+import { appSpec, MAX_APP_PAGES, outlineSpec } from '@/lib/apps/spec.ts';
 
 const text = (value: string) => ({ type: 'text', text: value });
 const paragraph = (value: string) => ({ type: 'paragraph', content: [text(value)] });
@@ -35,6 +36,21 @@ describe('the document model in Markdown', () => {
     // The outline builder reads the table as the app's table, visitors' rows and all.
     const spec = outlineSpec(markdown, 'Plan');
     expect(spec.tables).toEqual([{ name: 'books', title: 'Books', columns: ['Title', 'Author'], rows: [['Dune', 'Frank | Herbert'], ['Emma', 'Austen ![portrait](/i/1)']], guestWrites: true }]);
+  });
+
+  it('builds a page of 2,000 level-2 headings into an app of at most 50 pages, not 2,000 pages each listing 2,000', () => {
+    const doc = new Y.Doc();
+    const title = 'A long heading '.repeat(30);
+    const id = addPage(doc, 'Many', Array.from({ length: 2000 }, () => ({ type: 'heading', attrs: { level: 2 }, content: [text(title)] })));
+    const markdown = pageMarkdown(doc, id);
+    const spec = outlineSpec(markdown, 'Many');
+    expect(spec.pages.length).toBeGreaterThan(MAX_APP_PAGES - 2);
+    expect(spec.pages.length).toBeLessThanOrEqual(MAX_APP_PAGES);
+    // The last page holds the other 1,950 headings: past the 1,000 blocks of a page, so that build fails saying so.
+    expect(appSpec.safeParse(spec).error?.issues[0]).toMatchObject({ path: ['pages', spec.pages.length - 1, 'blocks'] });
+    const bytes = renderApp(spec).reduce((sum, file) => sum + file.content.byteLength, 0);
+    // Each heading is written a few times (its page, app.json), not once per page.
+    expect(bytes).toBeLessThan(4 * markdown.length);
   });
 
   it('writes a long page in linear time: no look at the output so far reads more than its end', () => {
