@@ -226,20 +226,38 @@ const serializer = new MarkdownSerializer(
   },
 );
 
+/** The most Markdown one export writes, in characters (a few long books): past it, the export ends with a note. */
+export const MAX_MARKDOWN = 4 * 1024 * 1024;
+
+/** What ends an export cut at MAX_MARKDOWN. */
+export const CUT_SHORT = `*(The rest is past the ${MAX_MARKDOWN.toLocaleString('en')} characters an export holds.)*`;
+
+class CutShort extends Error {}
+
 /**
- * prosemirror-markdown's state, writing in linear time. The library asks at
- * every block whether its output so far ends a line (a regular expression
- * over all of it), which made a page of 20,000 list items take seconds and
- * grew with the square of the page. It only ever reads the end of that output,
- * so all but its last characters are set aside as it grows.
+ * prosemirror-markdown's state, writing in linear time and at most `limit`
+ * characters (and the line under way). The library asks at every block
+ * whether its output so far ends a line (a regular expression over all of
+ * it), which made a page of 20,000 list items take seconds and grew with the
+ * square of the page. It only ever reads the end of that output, so all but
+ * its last characters are set aside as it grows.
  */
 class LinearState extends MarkdownSerializerState {
   private written: string[] = [];
+  private writtenLength = 0;
+  private limit: number;
+
+  constructor(limit: number) {
+    super(serializer.nodes, serializer.marks, {});
+    this.limit = limit;
+  }
 
   write(content?: string) {
     const self = this as unknown as { out: string };
+    if (this.writtenLength + self.out.length > this.limit) throw new CutShort();
     if (self.out.length > 2048) {
       this.written.push(self.out.slice(0, -256));
+      this.writtenLength += self.out.length - 256;
       self.out = self.out.slice(-256);
     }
     super.write(content);
@@ -250,14 +268,15 @@ class LinearState extends MarkdownSerializerState {
   }
 }
 
-/** One page as Markdown. */
-export function pageMarkdown(doc: Y.Doc, pageId: string): string {
+/** One page as Markdown, of at most about `limit` characters (past them it ends with CUT_SHORT). */
+export function pageMarkdown(doc: Y.Doc, pageId: string, limit = MAX_MARKDOWN): string {
+  const state = new LinearState(limit);
   // A page that does not fit the model is skipped, not a failure of the whole export or build.
   try {
-    const state = new LinearState(serializer.nodes, serializer.marks, {});
     state.renderContent(pageNode(doc.getXmlFragment(pageField(pageId))));
     return state.markdown();
-  } catch {
+  } catch (error) {
+    if (error instanceof CutShort) return `${state.markdown()}\n\n${CUT_SHORT}`;
     return UNREADABLE_PAGE;
   }
 }
@@ -279,7 +298,14 @@ export function documentMarkdown(state: Uint8Array | null, name: string): string
   const doc = new Y.Doc();
   if (state) Y.applyUpdate(doc, state);
   const parts = [`# ${name}`];
-  for (const page of pagesOf(doc)) parts.push(`## ${page.title}`, pageMarkdown(doc, page.id).trim());
+  let left = MAX_MARKDOWN;
+  for (const page of pagesOf(doc)) {
+    const title = `## ${page.title}`;
+    const markdown = pageMarkdown(doc, page.id, left - title.length).trim();
+    parts.push(title, markdown);
+    left -= title.length + markdown.length;
+    if (markdown.endsWith(CUT_SHORT)) break;
+  }
   doc.destroy();
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }

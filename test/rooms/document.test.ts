@@ -3,7 +3,7 @@
 // an app's table when built.
 import * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
-import { addPage, pageMarkdown } from '@/lib/rooms/document.ts';
+import { addPage, CUT_SHORT, documentMarkdown, MAX_MARKDOWN, pageMarkdown } from '@/lib/rooms/document.ts';
 import { renderApp } from '@/lib/apps/render.ts';
 import { appSpec, MAX_APP_PAGES, outlineSpec } from '@/lib/apps/spec.ts';
 
@@ -71,5 +71,20 @@ describe('the document model in Markdown', () => {
     }
     expect(markdown.length).toBeGreaterThan(150_000);
     expect(longest).toBeLessThan(5_000);
+  });
+
+  it('cuts an export at MAX_MARKDOWN characters: 15 lists deep, a line of two bytes writes 167', () => {
+    let content: object[] = [paragraph('x\n'.repeat(100_000))];
+    for (let i = 0; i < 15; i++) content = [{ type: 'orderedList', attrs: { start: 999_999_999 }, content: [{ type: 'listItem', content: [paragraph('level'), ...content] }] }];
+    const doc = new Y.Doc();
+    addPage(doc, 'Deep', content as never);
+    addPage(doc, 'After', [paragraph('never reached')]);
+    const state = Y.encodeStateAsUpdate(doc);
+    expect(state.byteLength).toBeLessThan(220_000);
+    const markdown = documentMarkdown(state, 'Deep');
+    expect(markdown.length).toBeGreaterThan(MAX_MARKDOWN - 200_000);
+    expect(markdown.length).toBeLessThan(MAX_MARKDOWN + 200_000);
+    expect(markdown.trim().endsWith(CUT_SHORT)).toBe(true);
+    expect(markdown).not.toContain('never reached');
   });
 });
