@@ -9,7 +9,7 @@ import { roomCaps, roomRole } from './rooms.ts';
 /** WebSocket close codes the server ends a socket with. */
 export const SOCKET_CLOSE_CODES = {
   4205: 'Reconnect now: this node is stopping. Fetch a fresh ticket and connect again (the load balancer picks another node).',
-  4400: 'Protocol misuse: a second Auth on the socket, one for another document, or an update that does not fit the document model (another type where a page or the page list belongs). A socket opens its room once.',
+  4400: 'Protocol misuse: a second Auth on the socket, one for another document, or an update that does not fit the document model (another type where a page or the page list belongs, an element, mark or attribute value the editor schema does not allow). A socket opens its room once.',
   4403: 'Access lost: removed, the room deleted, or the token the ticket came from revoked. Sent after `access.revoked`. Do not reconnect.',
   1009: 'A frame larger than 2 MiB.',
 } as const;
