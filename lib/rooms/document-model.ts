@@ -59,7 +59,7 @@ function unknownNode(content: unknown): string | null {
 }
 
 /** What may sit where: null when it fits, else why not. */
-function misfit(parent: Place, sub: string | null, content: Y.AbstractContent): string | null {
+function misfit(parent: Place, sub: string | null, content: Y.Item['content']): string | null {
   const kind = kindOfContent(content);
   if (kind === 'deleted') return null;
   const values = content instanceof Y.ContentAny ? (content.arr as unknown[]) : [];

@@ -242,7 +242,10 @@ class CutShort extends Error {}
  * square of the page. It only ever reads the end of that output, so all but
  * its last characters are set aside as it grows.
  */
-class LinearState extends MarkdownSerializerState {
+// Its constructor is left out of the library's typings (it is called by the serializer).
+const SerializerState = MarkdownSerializerState as unknown as new (nodes: MarkdownSerializer['nodes'], marks: MarkdownSerializer['marks'], options: object) => MarkdownSerializerState;
+
+class LinearState extends SerializerState {
   private written: string[] = [];
   private writtenLength = 0;
   private limit: number;

@@ -90,8 +90,8 @@ const cell = {
   align: oneOf('left', 'center', 'right'),
 };
 
-export const NODE_ATTRIBUTES = new Map<string, Record<string, Rule>>(
-  Object.entries({
+export const NODE_ATTRIBUTES = new Map(
+  Object.entries<Record<string, Rule>>({
     paragraph: {},
     blockquote: {},
     bulletList: {},
@@ -114,8 +114,8 @@ export const NODE_ATTRIBUTES = new Map<string, Record<string, Rule>>(
   }),
 );
 
-export const MARK_ATTRIBUTES = new Map<string, Record<string, Rule>>(
-  Object.entries({
+export const MARK_ATTRIBUTES = new Map(
+  Object.entries<Record<string, Rule>>({
     bold: {},
     italic: {},
     strike: {},

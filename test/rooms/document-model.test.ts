@@ -40,7 +40,7 @@ describe('the document model guard', () => {
         heading.insert(0, [new Y.XmlText('Plan')]);
         fragment.insert(fragment.length, [heading]);
       },
-      () => (fragment.get(fragment.length - 1) as Y.XmlElement).setAttribute('level', 3),
+      () => (fragment.get(fragment.length - 1) as Y.XmlElement).setAttribute('level', 3 as never),
       () => {
         const page = new Y.Map<string>();
         page.set('id', 'p2');
