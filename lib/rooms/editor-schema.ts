@@ -3,10 +3,11 @@
 // templates: lib/rooms/document.ts) both use, so that what one writes the
 // other can read: StarterKit's text blocks, lists and marks, checklists,
 // tables, image blocks and @mentions of the room's people.
-import { mergeAttributes, Node } from '@tiptap/core';
+import { combineTransactionSteps, Extension, getChangedRanges, mergeAttributes, Node } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
 import { TaskItem, TaskList } from '@tiptap/extension-list';
 import { TableKit } from '@tiptap/extension-table';
+import { Plugin } from '@tiptap/pm/state';
 import StarterKit from '@tiptap/starter-kit';
 import { HANDLE_PATTERN } from '../schemas/common.ts';
 
@@ -32,15 +33,6 @@ export const Mention = Node.create({
   renderText: ({ node }) => `@${node.attrs.handle}`,
 });
 
-export const documentExtensions = [
-  // Collaboration brings its own undo over Yjs; StarterKit's would fight it.
-  StarterKit.configure({ undoRedo: false, link: { openOnClick: false, autolink: true } }),
-  TaskList,
-  TaskItem.configure({ nested: true }),
-  TableKit.configure({ table: { resizable: false } }),
-  Image.configure({ inline: false, allowBase64: false }),
-  Mention,
-];
 
 // --- What each attribute may hold --------------------------------------------
 //
@@ -144,3 +136,45 @@ export function fittingAttributes(rules: Record<string, Rule>, stored: Record<st
   for (const name of Object.keys(rules)) if (stored[name] != null && rules[name](stored[name])) fitting[name] = stored[name];
   return fitting;
 }
+
+/**
+ * Resets, in every change the editor makes, an attribute outside its rule to
+ * its default (and drops a link whose href is not allowed) before the change
+ * reaches the document: the server ends the socket of an update holding one,
+ * and the provider would send it again after every reconnect. Typing
+ * "1234567890. " or pasting `<ol start="-3">` makes such values.
+ */
+export function attributeRulesPlugin(): Plugin {
+  return new Plugin({
+    appendTransaction(transactions, before, state) {
+      if (!transactions.some((transaction) => transaction.docChanged)) return null;
+      const fix = state.tr;
+      for (const { newRange } of getChangedRanges(combineTransactionSteps(before.doc, [...transactions]))) {
+        state.doc.nodesBetween(newRange.from, Math.min(newRange.to, state.doc.content.size), (node, pos) => {
+          const rules = NODE_ATTRIBUTES.get(node.type.name);
+          if (rules && Object.entries(node.attrs).some(([name, value]) => !attributeFits(rules, name, value))) fix.setNodeMarkup(pos, undefined, fittingAttributes(rules, node.attrs));
+          for (const mark of node.marks) {
+            if (markFits(mark.type.name, { ...mark.attrs })) continue;
+            fix.removeMark(pos, pos + node.nodeSize, mark);
+            const attributes = fittingAttributes(MARK_ATTRIBUTES.get(mark.type.name) ?? {}, mark.attrs);
+            if (mark.type.name !== 'link' || attributes.href) fix.addMark(pos, pos + node.nodeSize, mark.type.create(attributes));
+          }
+        });
+      }
+      return fix.docChanged ? fix : null;
+    },
+  });
+}
+
+const AttributeRules = Extension.create({ name: 'attributeRules', addProseMirrorPlugins: () => [attributeRulesPlugin()] });
+
+export const documentExtensions = [
+  // Collaboration brings its own undo over Yjs; StarterKit's would fight it.
+  StarterKit.configure({ undoRedo: false, link: { openOnClick: false, autolink: true } }),
+  TaskList,
+  TaskItem.configure({ nested: true }),
+  TableKit.configure({ table: { resizable: false } }),
+  Image.configure({ inline: false, allowBase64: false }),
+  Mention,
+  AttributeRules,
+];

@@ -11,7 +11,8 @@ import * as Y from 'yjs';
 import { db } from '@/lib/db/client.ts';
 import { updateMisfit } from '@/lib/rooms/document-model.ts';
 import { addPage, MAX_DEPTH, pageMarkdown, schema } from '@/lib/rooms/document.ts';
-import { MARK_ATTRIBUTES, NODE_ATTRIBUTES } from '@/lib/rooms/editor-schema.ts';
+import { EditorState } from '@tiptap/pm/state';
+import { attributeRulesPlugin, MARK_ATTRIBUTES, NODE_ATTRIBUTES } from '@/lib/rooms/editor-schema.ts';
 import { createRealtime, type Realtime } from '@/realtime/server.ts';
 import { createFrontServer } from '@/server/index.ts';
 import { World } from '../http/world.ts';
@@ -143,6 +144,27 @@ describe('the guard', () => {
     const heading = withPage([{ type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Hi' }] }]);
     expect(updateMisfit(heading.doc, heading.change((page) => (page.get(0) as Y.XmlElement).setAttribute('level', 300_000_000 as never)))).toMatch(/"level" of a "heading"/);
     expect(updateMisfit(heading.doc, heading.change((page) => (page.get(0) as Y.XmlElement).setAttribute('level', 4 as never)))).toBeNull();
+  });
+});
+
+describe('the editor', () => {
+  it('resets what a paste or an input rule makes outside the rules before it reaches the document, and keeps the rest', () => {
+    let state = EditorState.create({ schema, plugins: [attributeRulesPlugin()], doc: schema.nodeFromJSON({ type: 'doc', content: [{ type: 'paragraph' }] }) });
+    const pasted = [
+      { type: 'orderedList', attrs: { start: -3, type: 'disc' }, content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'one' }] }] }] },
+      { type: 'heading', attrs: { level: 9 }, content: [{ type: 'text', text: 'Nine' }] },
+      { type: 'paragraph', content: [{ type: 'text', text: 'bad', marks: [{ type: 'link', attrs: { href: 'javascript:alert(1)' } }] }, { type: 'text', text: 'odd', marks: [{ type: 'link', attrs: { href: 'https://example.com', target: 'elsewhere' } }] }] },
+      { type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Three' }] },
+      { type: 'image', attrs: { src: 'https://example.com/i.png', width: 'auto' } },
+    ];
+    state = state.apply(state.tr.replaceWith(0, state.doc.content.size, pasted.map((node) => schema.nodeFromJSON(node))));
+    const [list, nine, paragraph, three, image] = (state.doc.toJSON() as { content: { attrs?: Record<string, unknown>; content?: { marks?: { attrs: Record<string, unknown> }[] }[] }[] }).content;
+    expect(list.attrs).toEqual({ start: 1, type: null });
+    expect(nine.attrs?.level).toBe(1);
+    expect(paragraph.content?.[0].marks).toBeUndefined();
+    expect(paragraph.content?.[1].marks?.[0].attrs).toMatchObject({ href: 'https://example.com', target: '_blank' });
+    expect(three.attrs?.level).toBe(3);
+    expect(image.attrs).toMatchObject({ src: 'https://example.com/i.png', width: null });
   });
 });
 
