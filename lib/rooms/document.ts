@@ -127,8 +127,10 @@ function pageNode(fragment: Y.XmlFragment): ProseMirrorNode {
         const runs = child.toDelta() as { insert: unknown; attributes?: Record<string, unknown> }[];
         return runs.flatMap((run) => (typeof run.insert === 'string' && run.insert ? [schema.text(run.insert, marksOf(run.attributes))] : []));
       }
-      const rules = child instanceof Y.XmlElement ? NODE_ATTRIBUTES.get(child.nodeName) : undefined;
-      if (!(child instanceof Y.XmlElement) || !rules || depth >= MAX_DEPTH) return [];
+      // Another type here (a page stored as Y.Text) makes the page unreadable, as it always did.
+      if (!(child instanceof Y.XmlElement)) throw new TypeError('a page holds only XML elements and text');
+      const rules = NODE_ATTRIBUTES.get(child.nodeName);
+      if (!rules || depth >= MAX_DEPTH) return [];
       // An element whose content its node does not take is left out, as the editor drops it.
       const type = schema.nodes[child.nodeName];
       const node = type.create(fittingAttributes(rules, child.getAttributes()), childrenOf(child, depth + 1));
