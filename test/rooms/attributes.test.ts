@@ -5,6 +5,7 @@
 // stored before the guard exports and builds with such values read as their
 // defaults.
 import type { AddressInfo } from 'node:net';
+import * as encoding from 'lib0/encoding';
 import { prosemirrorJSONToYXmlFragment } from '@tiptap/y-tiptap';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
@@ -144,6 +145,31 @@ describe('the guard', () => {
     const heading = withPage([{ type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Hi' }] }]);
     expect(updateMisfit(heading.doc, heading.change((page) => (page.get(0) as Y.XmlElement).setAttribute('level', 300_000_000 as never)))).toMatch(/"level" of a "heading"/);
     expect(updateMisfit(heading.doc, heading.change((page) => (page.get(0) as Y.XmlElement).setAttribute('level', 4 as never)))).toBeNull();
+  });
+
+  it('checks every value of an attribute item, as written by hand: [2, 300000000] is refused', () => {
+    const { doc } = withPage([{ type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Hi' }] }]);
+    const page = doc.getXmlFragment(`page:${doc.getArray<Y.Map<string>>('pages').get(0).get('id')}`);
+    const headingId = (page.get(0) as Y.XmlElement)._item!.id;
+    // A Yjs v1 update of one item: ContentAny (8) with a parent key (BIT6), its parent the heading's id.
+    const handMade = (values: unknown[]) => {
+      const e = encoding.createEncoder();
+      encoding.writeVarUint(e, 1); // clients
+      encoding.writeVarUint(e, 1); // structs
+      encoding.writeVarUint(e, 4242); // client
+      encoding.writeVarUint(e, 0); // clock
+      encoding.writeUint8(e, 8 | 32);
+      encoding.writeVarUint(e, 0); // the parent is an item's id
+      encoding.writeVarUint(e, headingId.client);
+      encoding.writeVarUint(e, headingId.clock);
+      encoding.writeVarString(e, 'level');
+      encoding.writeVarUint(e, values.length);
+      for (const value of values) encoding.writeAny(e, value as never);
+      encoding.writeVarUint(e, 0); // no deletions
+      return encoding.toUint8Array(e);
+    };
+    expect(updateMisfit(doc, handMade([2]))).toBeNull();
+    expect(updateMisfit(doc, handMade([2, 300_000_000]))).toMatch(/"level" of a "heading"/);
   });
 });
 
