@@ -13,7 +13,7 @@ import { prosemirrorJSONToYXmlFragment } from '@tiptap/y-tiptap';
 import { defaultMarkdownSerializer, MarkdownSerializer, MarkdownSerializerState } from 'prosemirror-markdown';
 import * as Y from 'yjs';
 import { randomUUID } from 'node:crypto';
-import { documentExtensions, fittingAttributes, MARK_ATTRIBUTES, NODE_ATTRIBUTES } from './editor-schema.ts';
+import { documentExtensions, fittingAttributes, fittingMark, NODE_ATTRIBUTES } from './editor-schema.ts';
 
 export const schema = getSchema(documentExtensions);
 
@@ -115,11 +115,8 @@ export const MAX_DEPTH = 32;
 function pageNode(fragment: Y.XmlFragment): ProseMirrorNode {
   const marksOf = (formats: Record<string, unknown> | undefined): Mark[] =>
     Object.entries(formats ?? {}).flatMap(([name, stored]) => {
-      const rules = MARK_ATTRIBUTES.get(name);
-      if (!rules) return [];
-      const attributes = fittingAttributes(rules, stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>) : {});
-      // A link to nowhere (its href refused) is plain text.
-      return name === 'link' && !attributes.href ? [] : [schema.mark(name, attributes)];
+      const attributes = fittingMark(name, stored);
+      return attributes ? [schema.mark(name, attributes)] : [];
     });
   const childrenOf = (parent: Y.XmlFragment, depth: number): ProseMirrorNode[] =>
     parent.toArray().flatMap((child): ProseMirrorNode[] => {

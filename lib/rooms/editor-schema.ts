@@ -2,7 +2,8 @@
 // (components/rooms/room-editor.tsx) and the server (Markdown export, builds,
 // templates: lib/rooms/document.ts) both use, so that what one writes the
 // other can read: StarterKit's text blocks, lists and marks, checklists,
-// tables, image blocks and @mentions of the room's people.
+// tables, image blocks and @mentions of the room's people, and what each of
+// their attributes may hold.
 import { combineTransactionSteps, Extension, getChangedRanges, mergeAttributes, Node } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
 import { TaskItem, TaskList } from '@tiptap/extension-list';
@@ -137,6 +138,14 @@ export function fittingAttributes(rules: Record<string, Rule>, stored: Record<st
   return fitting;
 }
 
+/** A mark's attributes that fit, or null for a mark the editor has not and for a link whose href is refused (plain text then). */
+export function fittingMark(name: string, stored: unknown): Record<string, unknown> | null {
+  const rules = MARK_ATTRIBUTES.get(name);
+  if (!rules) return null;
+  const attributes = fittingAttributes(rules, stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>) : {});
+  return name === 'link' && !attributes.href ? null : attributes;
+}
+
 /**
  * Resets, in every change the editor makes, an attribute outside its rule to
  * its default (and drops a link whose href is not allowed) before the change
@@ -156,8 +165,8 @@ export function attributeRulesPlugin(): Plugin {
           for (const mark of node.marks) {
             if (markFits(mark.type.name, { ...mark.attrs })) continue;
             fix.removeMark(pos, pos + node.nodeSize, mark);
-            const attributes = fittingAttributes(MARK_ATTRIBUTES.get(mark.type.name) ?? {}, mark.attrs);
-            if (mark.type.name !== 'link' || attributes.href) fix.addMark(pos, pos + node.nodeSize, mark.type.create(attributes));
+            const attributes = fittingMark(mark.type.name, mark.attrs);
+            if (attributes) fix.addMark(pos, pos + node.nodeSize, mark.type.create(attributes));
           }
         });
       }
