@@ -33,6 +33,13 @@ export async function startBlobStandIn(token: string) {
     if (url.pathname.startsWith('/blob/') && request.method === 'GET') {
       const blob = blobs.get(pathOf(url.pathname));
       if (!blob) return json(404, { error: { code: 'not_found', message: 'no blob' } });
+      // One range a-b, as the store asks for one.
+      const range = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '');
+      if (range) {
+        const part = blob.subarray(Number(range[1]), Number(range[2]) + 1);
+        response.writeHead(206, { 'content-length': part.length, 'content-range': `bytes ${range[1]}-${range[2]}/${blob.length}` });
+        return response.end(part);
+      }
       response.writeHead(200, { 'content-length': blob.length });
       return response.end(blob);
     }

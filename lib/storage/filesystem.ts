@@ -79,7 +79,7 @@ export function filesystemStore(root: string): BlobStore {
       return stored;
     },
 
-    async get(sha256, size) {
+    async get(sha256, size, span) {
       let file: FileHandle;
       try {
         file = await open(blobPath(sha256));
@@ -87,8 +87,8 @@ export function filesystemStore(root: string): BlobStore {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;
       }
-      if (size === undefined || size > WHOLE_READ_BYTES) {
-        return Readable.toWeb(file.createReadStream({ highWaterMark: WHOLE_READ_BYTES })) as ReadableStream<Uint8Array>;
+      if (span || size === undefined || size > WHOLE_READ_BYTES) {
+        return Readable.toWeb(file.createReadStream({ ...span, highWaterMark: WHOLE_READ_BYTES })) as ReadableStream<Uint8Array>;
       }
       // Most files of a site: one read into a buffer of their size, not a
       // stream's buffer of 256 KiB and a second read to find the end.

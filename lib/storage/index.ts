@@ -10,6 +10,9 @@ import { vercelBlobStore } from './vercel-blob.ts';
 
 export type StoredBlob = { sha256: string; size: number };
 
+/** Bytes start..end of a blob, both included (as HTTP's byte ranges count). */
+export type ByteSpan = { start: number; end: number };
+
 export interface BlobStore {
   /**
    * Streams `body` into the store while hashing it; never holds it whole in
@@ -25,9 +28,10 @@ export interface BlobStore {
   put(body: ReadableStream<Uint8Array>, options: { sha256?: string; maxBytes: number; admit?: (stored: StoredBlob) => Promise<void> }): Promise<StoredBlob>;
   /**
    * The blob's bytes, or null when the store lacks it. `size`, when the
-   * caller knows it, lets a store read a small blob in one go.
+   * caller knows it, lets a store read a small blob in one go; `span` reads
+   * only those bytes (within the blob), without reading the rest.
    */
-  get(sha256: string, size?: number): Promise<ReadableStream<Uint8Array> | null>;
+  get(sha256: string, size?: number, span?: ByteSpan): Promise<ReadableStream<Uint8Array> | null>;
   /** Deletes these blobs' bytes; one already gone is no error. Only the collector calls it. */
   delete(sha256s: string[]): Promise<void>;
   /** Removes temporary files (partial uploads) last written before `before`; returns how many. */

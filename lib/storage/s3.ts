@@ -69,9 +69,10 @@ export function s3Store(settings: S3Config): BlobStore {
       return stored;
     },
 
-    async get(sha256) {
+    async get(sha256, _size, span) {
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket, Key: key(sha256) }));
+        const Range = span ? `bytes=${span.start}-${span.end}` : undefined;
+        const object = await client.send(new GetObjectCommand({ Bucket, Key: key(sha256), Range }));
         return object.Body ? (object.Body.transformToWebStream() as ReadableStream<Uint8Array>) : null;
       } catch (error) {
         if (missing(error)) return null;

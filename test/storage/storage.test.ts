@@ -68,6 +68,16 @@ function contract(name: string, make: () => Promise<{ store: BlobStore; stored: 
       expect(await store.get(sha('never stored'), 12)).toBeNull();
     });
 
+    it('reads a span of a blob without the rest', async () => {
+      const { store } = await make();
+      const large = Array.from({ length: 5_000 }, (_, i) => `${i},`).join('');
+      await store.put(stream(large), { maxBytes: large.length });
+      expect(await new Response(await store.get(sha(large), large.length, { start: 1000, end: 1999 })).text()).toBe(large.slice(1000, 2000));
+      expect(await new Response(await store.get(sha(large), undefined, { start: large.length - 7, end: large.length - 1 })).text()).toBe(large.slice(-7));
+      expect(await new Response(await store.get(sha(large), 5, { start: 0, end: 1 })).text()).toBe(large.slice(0, 2));
+      expect(await store.get(sha('never stored'), 12, { start: 0, end: 3 })).toBeNull();
+    });
+
     it('takes the same blob twice at once', async () => {
       const { store } = await make();
       await Promise.all([1, 2, 3].map(() => store.put(stream('twice'), { sha256: sha('twice'), maxBytes: 100 })));
