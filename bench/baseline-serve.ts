@@ -1,7 +1,8 @@
 // The baseline of bench/serve.ts: a bare node:http static server that reads
 // each file from disk on every request and answers it with the headers Atrium
 // sends for a public site's file (a strong ETag from the content hash, 304
-// when the client has it, nosniff, the site's policy), and nothing else: no
+// when the client has it, nosniff, the site's policy, Vary and Accept-Ranges;
+// the benchmark asks for no compression and no range), and nothing else: no
 // access check, no view, no log.
 //
 // Run by bench/serve.ts as `node bench/baseline-serve.ts` with HOST, PORT,
@@ -35,6 +36,8 @@ const server = http.createServer(async (request, response) => {
     'cache-control': 'public, no-cache',
     'content-security-policy': process.env.SITE_CSP!,
     'referrer-policy': 'strict-origin-when-cross-origin',
+    vary: 'Accept-Encoding',
+    'accept-ranges': 'bytes',
   };
   if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) return void response.writeHead(304, headers).end();
   const body = await readFile(file.absolute);

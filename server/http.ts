@@ -166,8 +166,7 @@ function withSecurityHeaders(own: Iterable<[string, string]>): Record<string, st
  * of published sites, without a Fetch Request and Response around it.
  */
 export async function sendFile(request: IncomingMessage, response: ServerResponse, answer: FileAnswer, cookie: string | null): Promise<void> {
-  const ifNoneMatch = request.headers['if-none-match'] ?? null;
-  const { status, headers, body } = await fileParts({ method: request.method ?? 'GET', ifNoneMatch }, answer);
+  const { status, headers, body } = await fileParts({ method: request.method ?? 'GET', ...headersOf(request) }, answer);
   const outgoing = withSecurityHeaders(Object.entries(headers));
   if (cookie) outgoing['set-cookie'] = cookie;
   if (!request.complete) response.shouldKeepAlive = true;

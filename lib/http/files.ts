@@ -1,9 +1,13 @@
 // Stored files going out. Domain code describes the file to send (a
 // FileAnswer); this turns it into a response: a strong ETag from the content
-// hash, 304 when the client has it, nosniff, and the bytes streamed from the
-// blob store (none for HEAD).
-import { blobStore } from '../storage/index.ts';
+// hash, 304 when the client has it, nosniff, brotli or gzip when the client
+// takes them (lib/http/encoding.ts), one byte range when asked
+// (lib/http/ranges.ts), and the bytes from the blob store (none for HEAD).
+import type { HeaderReader } from './client.ts';
+import { blobStore, type ByteSpan } from '../storage/index.ts';
+import { chosenCoding, compress, compressible, COMPRESS_MAX_BYTES, COMPRESS_MIN_BYTES, type Coding } from './encoding.ts';
 import { ApiError } from './errors.ts';
+import { askedSpan, rangeStillValid } from './ranges.ts';
 
 export type StoredFile = { sha256: string; size: number; contentType: string };
 
@@ -21,51 +25,114 @@ export class FileAnswer {
 }
 
 /**
- * Small files stay in memory once read, the most recently used first, up to
- * HOT_TOTAL_BYTES: a site's pages, styles and scripts are read again by every
- * visitor, and a blob is named by its hash, so what is kept is never stale.
+ * Small files, and the compressed bytes of every file compressed, stay in
+ * memory once made, the most recently used last, up to KEPT_TOTAL_BYTES: a
+ * site's pages, styles and scripts are read again by every visitor, and a
+ * blob is named by its hash, so what is kept is never stale. Each is made
+ * once however many visitors ask for it at the same time.
  */
-const HOT_FILE_BYTES = 64 * 1024;
-const HOT_TOTAL_BYTES = 64 * 1024 * 1024;
-const hotFiles = new Map<string, Uint8Array<ArrayBuffer>>();
-let hotBytes = 0;
+const KEPT_FILE_BYTES = 64 * 1024;
+const KEPT_TOTAL_BYTES = 64 * 1024 * 1024;
+const kept = new Map<string, Uint8Array<ArrayBuffer>>();
+let keptBytes = 0;
+const making = new Map<string, Promise<Uint8Array<ArrayBuffer> | null>>();
 
-async function smallFile(file: StoredFile): Promise<Uint8Array<ArrayBuffer> | null> {
-  const kept = hotFiles.get(file.sha256);
-  if (kept) {
-    hotFiles.delete(file.sha256);
-    hotFiles.set(file.sha256, kept);
-    return kept;
+function keep(key: string, bytes: Uint8Array<ArrayBuffer>): void {
+  kept.set(key, bytes);
+  keptBytes += bytes.byteLength;
+  for (const [oldKey, oldest] of kept) {
+    if (keptBytes <= KEPT_TOTAL_BYTES) break;
+    kept.delete(oldKey);
+    keptBytes -= oldest.byteLength;
   }
+}
+
+function keptOrMade(key: string, make: () => Promise<Uint8Array<ArrayBuffer> | null>): Promise<Uint8Array<ArrayBuffer> | null> {
+  const found = kept.get(key);
+  if (found) {
+    kept.delete(key);
+    kept.set(key, found);
+    return Promise.resolve(found);
+  }
+  let pending = making.get(key);
+  if (!pending) {
+    pending = make()
+      .then((bytes) => (bytes && keep(key, bytes), bytes))
+      .finally(() => making.delete(key));
+    making.set(key, pending);
+  }
+  return pending;
+}
+
+async function wholeFile(file: StoredFile): Promise<Uint8Array<ArrayBuffer> | null> {
   const stream = await blobStore().get(file.sha256, file.size);
-  if (!stream) return null;
-  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-  hotFiles.set(file.sha256, bytes);
-  hotBytes += bytes.byteLength;
-  for (const [sha256, oldest] of hotFiles) {
-    if (hotBytes <= HOT_TOTAL_BYTES) break;
-    hotFiles.delete(sha256);
-    hotBytes -= oldest.byteLength;
-  }
-  return bytes;
+  return stream && new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+const smallFile = (file: StoredFile) => keptOrMade(file.sha256, () => wholeFile(file));
+
+/** A file's bytes in `coding`, compressed once and kept. */
+function encodedFile(file: StoredFile, coding: Coding): Promise<Uint8Array<ArrayBuffer> | null> {
+  return keptOrMade(`${file.sha256}.${coding}`, async () => {
+    const bytes = file.size <= KEPT_FILE_BYTES ? await smallFile(file) : await wholeFile(file);
+    return bytes && compress(bytes, coding);
+  });
+}
+
+/** The stored bytes, or the span of them asked for. */
+async function storedBody(file: StoredFile, span: ByteSpan | null): Promise<Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null> {
+  if (file.size > KEPT_FILE_BYTES) return blobStore().get(file.sha256, file.size, span ?? undefined);
+  const bytes = await smallFile(file);
+  return bytes && span ? bytes.subarray(span.start, span.end + 1) : bytes;
+}
+
+/** If-None-Match's weak comparison: the tag itself, marked weak (as a proxy that recompressed sends it back), or `*`. */
+function clientHas(ifNoneMatch: string | null, etag: string): boolean {
+  return !!ifNoneMatch && ifNoneMatch.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, '')));
 }
 
 /** What a FileAnswer sends: the status, the headers and the bytes (null for HEAD and 304). */
 export type FileParts = { status: number; headers: Record<string, string>; body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null };
 
-/** The answer to a request for a stored file: 304 when the client has it, else its bytes (none for HEAD). */
-export async function fileParts(request: { method: string; ifNoneMatch: string | null }, answer: FileAnswer): Promise<FileParts> {
+/**
+ * The answer to a request for a stored file: 304 when the client has it;
+ * else its bytes, compressed when the type gains by it and the client takes
+ * brotli or gzip (each coding its own ETag), or the one range asked for (of
+ * the stored bytes, as nginx answers ranges); HEAD gets the same headers.
+ */
+export async function fileParts(request: { method: string; headers: HeaderReader }, answer: FileAnswer): Promise<FileParts> {
   const { file, status } = answer;
-  const etag = `"${file.sha256}"`;
-  const headers = { etag, 'x-content-type-options': 'nosniff', 'x-content-sha256': file.sha256, ...answer.headers };
-  if (status === 200 && request.ifNoneMatch?.split(/\s*,\s*/).includes(etag)) return { status: 304, headers, body: null };
-  const body = request.method === 'HEAD' ? null : file.size <= HOT_FILE_BYTES ? await smallFile(file) : await blobStore().get(file.sha256, file.size);
-  if (request.method !== 'HEAD' && !body) throw new ApiError('not_found', 'The stored bytes of this file are missing.');
-  return { status, headers: { ...headers, 'content-type': file.contentType, 'content-length': String(file.size) }, body };
+  const asked = (name: string) => request.headers.get(name);
+  const rangeable = status === 200;
+  const negotiable = compressible(file.contentType) && file.size >= COMPRESS_MIN_BYTES && file.size <= COMPRESS_MAX_BYTES;
+  const coding = negotiable && !(rangeable && asked('range')) ? chosenCoding(asked('accept-encoding')) : null;
+  const etag = coding ? `"${file.sha256}-${coding}"` : `"${file.sha256}"`;
+  const headers: Record<string, string> = { etag, 'x-content-type-options': 'nosniff', 'x-content-sha256': file.sha256, ...answer.headers };
+  if (negotiable) headers.vary = 'Accept-Encoding';
+  if (rangeable) headers['accept-ranges'] = 'bytes';
+  if (rangeable && clientHas(asked('if-none-match'), etag)) return { status: 304, headers, body: null };
+  const head = request.method === 'HEAD';
+  if (coding) {
+    // HEAD too: its Content-Length is the compressed one GET sends.
+    const bytes = await encodedFile(file, coding);
+    if (!bytes) throw new ApiError('not_found', 'The stored bytes of this file are missing.');
+    return { status, headers: { ...headers, 'content-type': file.contentType, 'content-encoding': coding, 'content-length': String(bytes.byteLength) }, body: head ? null : bytes };
+  }
+  const span = rangeable && rangeStillValid(asked('if-range'), etag) ? askedSpan(asked('range'), file.size) : null;
+  if (span === 'unsatisfiable') {
+    const message = new TextEncoder().encode(`The range asked for starts past the end of this file, which has ${file.size} bytes.`);
+    const refusal = { 'content-range': `bytes */${file.size}`, 'cache-control': 'no-store', 'content-type': 'text/plain; charset=utf-8', 'content-length': String(message.byteLength) };
+    return { status: 416, headers: { ...headers, ...refusal }, body: head ? null : message };
+  }
+  const body = head ? null : await storedBody(file, span);
+  if (!head && !body) throw new ApiError('not_found', 'The stored bytes of this file are missing.');
+  const length = span ? span.end - span.start + 1 : file.size;
+  const part = span ? { 'content-range': `bytes ${span.start}-${span.end}/${file.size}` } : {};
+  return { status: span ? 206 : status, headers: { ...headers, ...part, 'content-type': file.contentType, 'content-length': String(length) }, body };
 }
 
 export async function fileResponse(request: Request, answer: FileAnswer): Promise<Response> {
-  const { status, headers, body } = await fileParts({ method: request.method, ifNoneMatch: request.headers.get('if-none-match') }, answer);
+  const { status, headers, body } = await fileParts(request, answer);
   return new Response(body, { status, headers });
 }
 
