@@ -127,8 +127,9 @@ export async function fileParts(request: { method: string; headers: HeaderReader
   const body = head ? null : await storedBody(file, span);
   if (!head && !body) throw new ApiError('not_found', 'The stored bytes of this file are missing.');
   const length = span ? span.end - span.start + 1 : file.size;
-  const part = span ? { 'content-range': `bytes ${span.start}-${span.end}/${file.size}` } : {};
-  return { status: span ? 206 : status, headers: { ...headers, ...part, 'content-type': file.contentType, 'content-length': String(length) }, body };
+  const sent: Record<string, string> = { ...headers, 'content-type': file.contentType, 'content-length': String(length) };
+  if (span) sent['content-range'] = `bytes ${span.start}-${span.end}/${file.size}`;
+  return { status: span ? 206 : status, headers: sent, body };
 }
 
 export async function fileResponse(request: Request, answer: FileAnswer): Promise<Response> {

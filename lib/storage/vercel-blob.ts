@@ -52,8 +52,9 @@ export function vercelBlobStore(token: string): BlobStore {
     async get(sha256, _size, span) {
       const url = await urlOf(sha256);
       if (!url) return null;
-      const range = span ? { range: `bytes=${span.start}-${span.end}` } : {};
-      const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, ...range } });
+      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+      if (span) headers.range = `bytes=${span.start}-${span.end}`;
+      const response = await fetch(url, { headers });
       if (response.status === 404) return null;
       if (!response.ok || !response.body) throw new Error(`Vercel Blob answered ${response.status} for blob ${sha256}.`);
       return response.body as ReadableStream<Uint8Array>;
