@@ -8,7 +8,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
 import { siteUrl } from '@/lib/spaces/hosts.ts';
-import { signIn } from '../helpers.ts';
+import { GET as downloadLinkRoute } from '@/app/v1/spaces/[id]/download-link/[...path]/route.ts';
+import { call, signIn } from '../helpers.ts';
 import { localhostLookup, onPort } from '../http/raw.ts';
 import { useFrontServer } from '../server.ts';
 import { makeSpace, push, sha } from './fixtures.ts';
@@ -46,10 +47,13 @@ const photo = randomBytes(20_000);
 const files = { 'index.html': page, 'style.css': style, 'app.js': script, 'tiny.css': 'h1{color:red}', 'clip.mp4': video, 'photo.png': photo, 'font.woff2': randomBytes(4_000) };
 
 let origin = '';
+let owner: { token: string };
+let spaceId = '';
 beforeAll(async () => {
-  const owner = await signIn('bytes-owner', 'web');
+  owner = await signIn('bytes-owner', 'web');
   const space = await makeSpace(owner.token, 'bytes-owner');
   await push(owner.token, space.id, files);
+  spaceId = space.id;
   origin = onPort(siteUrl(space.id), server.origin);
 });
 
@@ -215,6 +219,21 @@ describe('byte ranges', () => {
     for (const answer of answers.filter((a) => a.status === 200)) expect(answer.body.equals(video)).toBe(true);
     const styled = await Promise.all(cases.map(([headers]) => get(origin, '/style.css', headers)));
     for (const answer of styled) expect([200, 206, 416]).toContain(answer.status);
+  });
+});
+
+describe('download links', () => {
+  it('resume with a range and come compressed', async () => {
+    const link = await call(downloadLinkRoute, 'GET', '', { token: owner.token, params: { id: spaceId, path: ['clip.mp4'] } });
+    const path = new URL(link.json.url).pathname;
+    const rest = await get(server.origin, path, { range: `bytes=${video.length - 1000}-` });
+    expect(rest.status).toBe(206);
+    expect(rest.headers['content-disposition']).toContain('attachment');
+    expect(rest.body.equals(video.subarray(video.length - 1000))).toBe(true);
+    const sheet = await call(downloadLinkRoute, 'GET', '', { token: owner.token, params: { id: spaceId, path: ['style.css'] } });
+    const gzipped = await get(server.origin, new URL(sheet.json.url).pathname, { 'accept-encoding': 'gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.body).toString()).toBe(style);
   });
 });
 
