@@ -64,15 +64,38 @@ export function chosenCoding(acceptEncoding: string | null): Coding | null {
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
+/**
+ * Compressions running at once, at most: zlib works on libuv's four threads,
+ * which file reads need too, so a burst of new files to compress (a push of
+ * many pages) queues here rather than holding up every visitor's reads.
+ */
+const COMPRESSING_AT_ONCE = 2;
+let compressing = 0;
+const queued: Array<() => void> = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  // A finished compression hands its turn to the next in the queue.
+  if (compressing < COMPRESSING_AT_ONCE) compressing++;
+  else await new Promise<void>((resolve) => queued.push(resolve));
+  try {
+    return await work();
+  } finally {
+    const next = queued.shift();
+    if (next) next();
+    else compressing--;
+  }
+}
+
 export async function compress(bytes: Uint8Array, coding: Coding): Promise<Uint8Array<ArrayBuffer>> {
-  const compressed =
+  const compressed = await inTurn(() =>
     coding === 'gzip'
-      ? await gzipAsync(bytes, { level: 9 })
-      : await brotliAsync(bytes, {
+      ? gzipAsync(bytes, { level: 9 })
+      : brotliAsync(bytes, {
           params: {
             [constants.BROTLI_PARAM_QUALITY]: bytes.byteLength <= BROTLI_BEST_BYTES ? 11 : 5,
             [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
           },
-        });
+        }),
+  );
   return new Uint8Array(compressed.buffer, compressed.byteOffset, compressed.byteLength) as Uint8Array<ArrayBuffer>;
 }
