@@ -50,9 +50,10 @@ export function chosenCoding(acceptEncoding: string | null): Coding | null {
   const weights = new Map<string, number>();
   for (const item of acceptEncoding.split(',')) {
     const [name, ...parameters] = item.split(';');
-    const q = parameters.map((parameter) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(parameter)?.[1]).find((value) => value !== undefined);
-    const weight = q === undefined ? 1 : Number(q);
-    weights.set(name.trim().toLowerCase(), weight >= 0 && weight <= 1 ? weight : 0);
+    const q = parameters.find((parameter) => /^\s*q\s*=/i.test(parameter))?.split('=')[1].trim();
+    // A weight outside the grammar (0 to 1, three decimals) refuses the coding, as nginx reads it.
+    const weight = q === undefined ? 1 : /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(q) ? Number(q) : 0;
+    weights.set(name.trim().toLowerCase(), weight);
   }
   const weightOf = (...names: string[]) => names.map((name) => weights.get(name)).find((weight) => weight !== undefined) ?? weights.get('*') ?? 0;
   const br = weightOf('br');

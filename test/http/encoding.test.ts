@@ -1,9 +1,10 @@
-// Compression of stored files: which types are compressed, and that compressing never takes every libuv thread from file
+// Compression of stored files: which coding a client gets, which types are
+// compressed, and that compressing never takes every libuv thread from file
 // reads.
 import { readFile } from 'node:fs/promises';
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compress, compressible } from '@/lib/http/encoding.ts';
+import { chosenCoding, compress, compressible } from '@/lib/http/encoding.ts';
 
 describe('compression', () => {
   it('compresses text types, never images, video, archives or woff2', () => {
@@ -13,6 +14,10 @@ describe('compression', () => {
     for (const type of ['image/png', 'image/jpeg', 'video/mp4', 'application/zip', 'application/gzip', 'font/woff2', 'font/woff', 'application/octet-stream']) {
       expect(compressible(type), type).toBe(false);
     }
+  });
+
+  it('takes no coding from a header that names none it can use', () => {
+    for (const header of [null, '', 'identity', 'deflate, zstd', 'br;q=0, gzip;q=0', 'br;q=2', 'br;q=abc', '*;q=0']) expect(chosenCoding(header), String(header)).toBeNull();
   });
 
   it('leaves libuv threads for file reads while many files are compressed at once', async () => {
