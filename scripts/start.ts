@@ -1,7 +1,8 @@
 // `npm start`: the whole service in one command. Starts the embedded
 // PostgreSQL when DATABASE_URL is unset, applies migrations, builds the web app
 // when no build exists yet, and runs it. SIGINT/SIGTERM stop everything
-// cleanly. `--dev` runs Next's development server instead of the build.
+// cleanly. `--dev` runs Next's development server instead of the build;
+// `--api-only` runs without the web app's pages.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +16,8 @@ process.env.NEXT_TELEMETRY_DISABLED = '1';
 
 const say = (msg: string) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg })}\n`);
 const dev = process.argv.includes('--dev');
+// The API, sites and sockets without the web app's pages: no build needed.
+const apiOnly = process.argv.includes('--api-only');
 const root = path.resolve(import.meta.dirname, '..');
 
 // lib/config.ts validates the environment as it loads: a bad value is
@@ -57,7 +60,7 @@ try {
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');
 
   const next = createRequire(import.meta.url).resolve('next/dist/bin/next');
-  if (!dev && !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+  if (!dev && !apiOnly && !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
     say('no build found: building the web app (once; run `npm run build` after updating)');
     const build = spawnSync(process.execPath, [next, 'build'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('The build failed.');
@@ -70,7 +73,7 @@ try {
     HOST: config.host,
   } as NodeJS.ProcessEnv;
   // Under --dev, Node restarts the server when an API or domain module changes (Next reloads pages itself).
-  const args = dev ? ['--watch', path.join(root, 'server/main.ts'), '--dev'] : [path.join(root, 'server/main.ts')];
+  const args = dev ? ['--watch', path.join(root, 'server/main.ts'), '--dev'] : [path.join(root, 'server/main.ts'), ...(apiOnly ? ['--api-only'] : [])];
   const server = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env });
   child = server;
   say(`Atrium is starting on ${config.publicUrl}`);

@@ -1,7 +1,8 @@
-// The server process: `node server/main.ts [--dev]` (PORT and HOST from the
-// environment), started by scripts/start.ts. The route modules under app/v1
-// import with Next's `@/` alias; a resolve hook maps it to the project root,
-// so Node runs them from source as Next does.
+// The server process: `node server/main.ts [--dev | --api-only]` (PORT and
+// HOST from the environment), started by scripts/start.ts. `--api-only` serves
+// everything but the web app's pages (404), and so needs no Next build. The
+// route modules under app/v1 import with Next's `@/` alias; a resolve hook
+// maps it to the project root, so Node runs them from source as Next does.
 import { registerHooks } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,9 +15,9 @@ registerHooks({
   },
 });
 
-const { default: next } = await import('next');
 const { createFrontServer } = await import('./index.ts');
 const { config } = await import('../lib/config.ts');
+const { log } = await import('../lib/log.ts');
 const { startStorageSweeper } = await import('../lib/storage/gc.ts');
 const { startWebhookDispatcher } = await import('../lib/webhooks/dispatch.ts');
 const { createRealtime } = await import('../realtime/server.ts');
@@ -24,22 +25,29 @@ const { drainable } = await import('./drain.ts');
 const { flushViews } = await import('../lib/spaces/visitors.ts');
 
 const dev = process.argv.includes('--dev');
-const app = next({ dev, dir: root, hostname: config.host, port: config.port });
-const handle = app.getRequestHandler();
-await app.prepare();
+const apiOnly = process.argv.includes('--api-only');
+const pages = apiOnly ? null : await nextPages();
+
+async function nextPages() {
+  const { default: next } = await import('next');
+  const app = next({ dev, dir: root, hostname: config.host, port: config.port });
+  await app.prepare();
+  return app;
+}
 
 // Room sockets: Next route handlers cannot take upgrades, so the front server
 // hands them to the realtime server (which can also run alone: npm run realtime).
 const realtime = createRealtime();
-const server = createFrontServer({ pages: (request, response) => void handle(request, response), upgrades: realtime.handleUpgrade });
-if (dev) {
-  const nextUpgrade = app.getUpgradeHandler();
+const handle = pages?.getRequestHandler();
+const server = createFrontServer({ pages: handle && ((request, response) => void handle(request, response)), upgrades: realtime.handleUpgrade });
+if (dev && pages) {
+  const nextUpgrade = pages.getUpgradeHandler();
   server.on('upgrade', (request, socket, head) => {
     if (!/^\/v1\/(rooms|live-spaces)\/[^/]+\/ws(\?|$)/.test(request.url ?? '')) void nextUpgrade(request, socket, head);
   });
 }
 const drain = drainable(server);
-server.listen(config.port, config.host);
+server.listen(config.port, config.host, () => log.info('listening', { port: config.port, pages: !apiOnly }));
 // Reclaims unreferenced blobs and stale temporary files (safe to run on every instance at once).
 const stopSweeper = startStorageSweeper();
 // Sends queued webhook deliveries (every instance may: each delivery is claimed by one).
