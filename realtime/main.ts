@@ -1,10 +1,11 @@
 // `npm run realtime`: the realtime server alone, on REALTIME_PORT, taking only
 // room socket upgrades (and answering /healthz, /readyz and /metrics); the web server runs elsewhere and its tickets point
-// here when REALTIME_URL is set. SIGTERM stores every document before exiting.
+// here when REALTIME_URL is set. A stop request stores every document before exiting.
 import { createServer } from 'node:http';
 import { config } from '../lib/config.ts';
 import { log } from '../lib/log.ts';
 import { drainable } from '../server/drain.ts';
+import { onStopRequest } from '../server/lifecycle.ts';
 import { answerOps, OPS_PATHS } from '../server/ops.ts';
 import { createRealtime } from './server.ts';
 
@@ -29,14 +30,13 @@ server.listen(config.realtimePort, config.host, () => {
   process.stdout.write(`realtime ready ${(server.address() as { port: number }).port}\n`);
 });
 
-// SIGTERM: not ready any more, every document stored, then every socket told
-// to reconnect (to another node, through the load balancer).
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  await Promise.all([drain(), realtime.stop()]);
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());
+// A stop request (server/lifecycle.ts): not ready any more, every document
+// stored, then every socket told to reconnect (to another node, through the
+// load balancer).
+onStopRequest({
+  async drain() {
+    await Promise.all([drain(), realtime.stop()]);
+    process.exit(0);
+  },
+  force: () => process.exit(1),
+});

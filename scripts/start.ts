@@ -1,14 +1,14 @@
 // `npm start`: the whole service in one command. Starts the embedded
 // PostgreSQL when DATABASE_URL is unset, applies migrations, builds the web app
-// when no build exists yet, and runs it. SIGINT/SIGTERM stop everything
-// cleanly. `--dev` runs Next's development server instead of the build;
-// `--api-only` runs without the web app's pages.
+// when no build exists yet, and runs it. One stop request (server/lifecycle.ts)
+// drains the server, then stops the database. `--dev` runs Next's development
+// server instead of the build; `--api-only` runs without the web app's pages.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Config } from '../lib/config.ts';
-import { databaseUrl, ensureDatabase, handleStopSignals, startEmbeddedPostgres } from '../lib/db/embedded-postgres.ts';
+import { databaseUrl, ensureDatabase, startEmbeddedPostgres } from '../lib/db/embedded-postgres.ts';
 import { migrate } from '../lib/db/migrate.ts';
 
 // A self-hosted service reports nothing to third parties.
@@ -41,19 +41,29 @@ if (!url) {
   say('embedded PostgreSQL is running');
 }
 
+const { onStopRequest } = await import('../server/lifecycle.ts');
 let child: ReturnType<typeof spawn> | undefined;
 let stopping = false;
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
-  if (child && child.exitCode === null) {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child!.once('exit', resolve));
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));
+    // Closing the IPC channel asks the server to drain (under --dev, Node's watcher takes a signal instead).
+    if (child.connected) child.disconnect();
+    else child.kill('SIGTERM');
+    code = (await exited) ?? code;
   }
   await stopDatabase();
   process.exit(code);
 }
-handleStopSignals(() => void shutdown(0));
+onStopRequest({
+  drain: () => void shutdown(0),
+  force() {
+    child?.kill('SIGKILL');
+    void stopDatabase().finally(() => process.exit(1));
+  },
+});
 
 try {
   const applied = await migrate(url);
@@ -74,7 +84,8 @@ try {
   } as NodeJS.ProcessEnv;
   // Under --dev, Node restarts the server when an API or domain module changes (Next reloads pages itself).
   const args = dev ? ['--watch', path.join(root, 'server/main.ts'), '--dev'] : [path.join(root, 'server/main.ts'), ...(apiOnly ? ['--api-only'] : [])];
-  const server = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env });
+  // The IPC channel tells the server when this process stops or is gone, whatever the signal reached.
+  const server = spawn(process.execPath, args, { cwd: root, stdio: ['inherit', 'inherit', 'inherit', dev ? 'ignore' : 'ipc'], env });
   child = server;
   say(`Atrium is starting on ${config.publicUrl}`);
   server.on('exit', (code) => void shutdown(code ?? 1));

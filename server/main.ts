@@ -22,6 +22,7 @@ const { startStorageSweeper } = await import('../lib/storage/gc.ts');
 const { startWebhookDispatcher } = await import('../lib/webhooks/dispatch.ts');
 const { createRealtime } = await import('../realtime/server.ts');
 const { drainable } = await import('./drain.ts');
+const { onStopRequest } = await import('./lifecycle.ts');
 const { flushViews } = await import('../lib/spaces/visitors.ts');
 
 const dev = process.argv.includes('--dev');
@@ -53,18 +54,16 @@ const stopSweeper = startStorageSweeper();
 // Sends queued webhook deliveries (every instance may: each delivery is claimed by one).
 const stopDispatcher = startWebhookDispatcher();
 
-// SIGTERM drains (server/drain.ts): not ready, no new connections, requests in
-// flight finish; room sockets are told to reconnect elsewhere once every
-// document is stored. A second signal stops at once.
-let stopping = false;
-const stop = async () => {
-  if (stopping) process.exit(1);
-  stopping = true;
-  stopSweeper();
-  await Promise.all([stopDispatcher(), drain(), realtime.stop()]);
-  // Views are written in batches: the last one before leaving.
-  await flushViews();
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());
+// A stop request drains (server/drain.ts): not ready, no new connections after
+// the notice, requests in flight finish; room sockets are told to reconnect
+// elsewhere once every document is stored.
+onStopRequest({
+  async drain() {
+    stopSweeper();
+    await Promise.all([stopDispatcher(), drain(), realtime.stop()]);
+    // Views are written in batches: the last one before leaving.
+    await flushViews();
+    process.exit(0);
+  },
+  force: () => process.exit(1),
+});

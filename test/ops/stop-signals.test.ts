@@ -1,0 +1,210 @@
+// A node runs as supervisors start it: `npm start` → sh → scripts/start.ts →
+// server/main.ts (here with --api-only, so no Next build is needed). However
+// the SIGTERM arrives (to npm alone, to the whole process group, to the server
+// alone, once or twice), the request in flight finishes, /readyz says 503
+// during the notice, and no process is left behind.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, realpathSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '@/lib/db/embedded-postgres.ts';
+import { signIn } from '../helpers.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const npmCli = path.join(path.dirname(realpathSync(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim())), 'npm-cli.js');
+
+type Chain = { npm: ChildProcess; origin: string; output(): string; exited: Promise<number | null> };
+const started: ChildProcess[] = [];
+
+/** `npm start -- --api-only` (or `npm run realtime`) in its own process group, on a free port. */
+async function startChain(port?: number, waitFor = '"msg":"listening"', npmArgs = ['start', '--', '--api-only']): Promise<Chain> {
+  port ??= await freePort();
+  const npm = spawn(process.execPath, [npmCli, ...npmArgs], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      // npm's scripts run `node` from PATH: this test's Node 24.
+      PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
+      PORT: String(port),
+      REALTIME_PORT: String(port),
+      HOST: '127.0.0.1',
+      DRAIN_NOTICE_SECONDS: '1',
+      DRAIN_TIMEOUT_SECONDS: '30',
+      NODE_ENV: 'production',
+    },
+  });
+  started.push(npm);
+  let output = '';
+  npm.stdout!.on('data', (chunk) => (output += chunk));
+  npm.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+  await expect.poll(() => output.includes(waitFor) || npm.exitCode !== null, { timeout: 60_000, interval: 100 }).toBe(true);
+  return { npm, origin: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+
+/** Every process under `pid`, by walking /proc (parents before children). */
+function descendants(pid: number): number[] {
+  const children = (p: number) => {
+    try {
+      return readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const found: number[] = [];
+  for (let queue = children(pid); queue.length; ) {
+    const next = queue.shift()!;
+    found.push(next);
+    queue.push(...children(next));
+  }
+  return found;
+}
+
+/** Running, neither gone nor a zombie waiting to be reaped. */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The script a `node` process runs (not the shell whose command line names it). */
+const scriptOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1] ?? '';
+
+function chainProcesses(chain: Chain) {
+  const all = [chain.npm.pid!, ...descendants(chain.npm.pid!)];
+  const server = all.find((pid) => scriptOf(pid).endsWith('server/main.ts'));
+  const start = all.find((pid) => scriptOf(pid).endsWith('scripts/start.ts'));
+  expect(server, 'server/main.ts runs').toBeDefined();
+  expect(start, 'scripts/start.ts runs').toBeDefined();
+  return { all, server: server!, start: start! };
+}
+
+/** A POST whose body is sent in two halves: in flight until `finish()`. */
+function slowPost(origin: string, token: string, slug: string) {
+  const url = new URL(origin);
+  const body = Buffer.from(JSON.stringify({ name: slug, slug }));
+  let finish!: () => void;
+  const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, method: 'POST', path: '/v1/workspaces', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': String(body.length) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.write(body.subarray(0, body.length / 2));
+    finish = () => req.end(body.subarray(body.length / 2));
+  });
+  return { answer, finish: () => finish() };
+}
+
+const refused = (origin: string) =>
+  new Promise<boolean>((resolve) => {
+    const url = new URL(origin);
+    const socket = connect(Number(url.port), url.hostname);
+    socket.once('connect', () => (socket.destroy(), resolve(false)));
+    socket.once('error', () => resolve(true));
+  });
+
+const readyStatus = (origin: string) =>
+  fetch(`${origin}/readyz`).then(
+    (response) => response.status,
+    () => 0,
+  );
+
+/** Sends the stop signal(s) with a request in flight; checks the drain and that nothing is left running. */
+async function drainsWith(signal: (processes: ReturnType<typeof chainProcesses>, chain: Chain) => void | Promise<void>) {
+  const chain = await startChain();
+  const processes = chainProcesses(chain);
+  const { token } = await signIn(`drain${Math.floor(Math.random() * 1e6)}`);
+  const slug = `in-flight-${processes.server}`;
+  const slow = slowPost(chain.origin, token, slug);
+  expect(await readyStatus(chain.origin)).toBe(200);
+  await signal(processes, chain);
+  // Not ready during the notice, whichever process heard the signal first.
+  await expect.poll(() => readyStatus(chain.origin), { timeout: 10_000, interval: 50 }).toBe(503);
+  // The request stays in flight past the notice, until the node takes no new connections.
+  await expect.poll(() => refused(chain.origin), { timeout: 10_000, interval: 50 }).toBe(true);
+  slow.finish();
+  const answer = await slow.answer;
+  expect(answer.status, chain.output()).toBe(200);
+  expect(JSON.parse(answer.text).slug).toBe(slug);
+  await expect.poll(() => processes.all.filter(running), { timeout: 30_000, interval: 100 }).toEqual([]);
+  expect(chain.output()).not.toContain('stopping at once');
+  return chain;
+}
+
+afterEach(() => {
+  for (const npm of started.splice(0)) {
+    for (const pid of [npm.pid!, ...descendants(npm.pid!)]) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+});
+
+describe('stopping a node the way supervisors do', { timeout: 120_000 }, () => {
+  it('drains on SIGTERM to npm alone: npm exits at once, and the processes it leaves notice and drain', async () => {
+    await drainsWith((_, chain) => process.kill(chain.npm.pid!, 'SIGTERM'));
+  });
+
+  it('stops a realtime node (npm run realtime) on SIGTERM to npm alone, leaving nothing behind', async () => {
+    const chain = await startChain(undefined, 'realtime ready', ['run', 'realtime']);
+    const all = [chain.npm.pid!, ...descendants(chain.npm.pid!)];
+    expect(all.some((pid) => scriptOf(pid).endsWith('realtime/main.ts'))).toBe(true);
+    process.kill(chain.npm.pid!, 'SIGTERM');
+    await expect.poll(() => all.filter(running), { timeout: 30_000, interval: 100 }).toEqual([]);
+    expect(chain.output()).toContain('"reason":"parent process exited"');
+  });
+
+  it('drains once on SIGTERM to the whole process group (systemd, Ctrl-C), though the server hears it twice', async () => {
+    const chain = await drainsWith((_, chain) => process.kill(-chain.npm.pid!, 'SIGTERM'));
+    expect(chain.output()).not.toContain('already draining');
+  });
+
+  it('drains once when the server hears the stop from its parent and then from the supervisor (a group signal, in the order that cut it)', async () => {
+    await drainsWith(async ({ start, server }, chain) => {
+      process.kill(start, 'SIGTERM');
+      await expect.poll(() => readyStatus(chain.origin), { timeout: 10_000, interval: 50 }).toBe(503);
+      process.kill(server, 'SIGTERM');
+    });
+  });
+
+  it('drains on SIGTERM to the server process alone, and a second signal does not cut it short', async () => {
+    const chain = await drainsWith(async ({ server }, chain) => {
+      process.kill(server, 'SIGTERM');
+      // Signals sent back to back arrive as one: the second once the first was heard.
+      await expect.poll(() => readyStatus(chain.origin), { timeout: 10_000, interval: 50 }).toBe(503);
+      process.kill(server, 'SIGTERM');
+    });
+    expect(chain.output()).toContain('already draining');
+  });
+
+  it('drains on SIGTERM to scripts/start.ts alone', async () => {
+    await drainsWith(({ start }) => process.kill(start, 'SIGTERM'));
+  });
+
+  it('stops at once on a third signal, and says so', async () => {
+    const chain = await startChain();
+    const { server } = chainProcesses(chain);
+    process.kill(server, 'SIGTERM');
+    await expect.poll(() => readyStatus(chain.origin), { timeout: 10_000, interval: 50 }).toBe(503);
+    process.kill(server, 'SIGTERM');
+    await expect.poll(() => chain.output(), { timeout: 10_000, interval: 50 }).toContain('already draining');
+    process.kill(server, 'SIGTERM');
+    expect(await chain.exited).not.toBe(0);
+    expect(chain.output()).toContain('stopping at once without finishing the drain');
+  });
+});
