@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { config } from '../lib/config.ts';
 import { log } from '../lib/log.ts';
 import { drainable } from '../server/drain.ts';
-import { onStopRequest } from '../server/lifecycle.ts';
+import { listenOrExit, onStopRequest } from '../server/lifecycle.ts';
 import { answerOps, OPS_PATHS } from '../server/ops.ts';
 import { createRealtime } from './server.ts';
 
@@ -24,10 +24,10 @@ server.on('upgrade', (request, socket, head) => {
 });
 const drain = drainable(server);
 await realtime.ready;
-server.listen(config.realtimePort, config.host, () => {
-  log.info('realtime listening', { port: (server.address() as { port: number }).port });
+listenOrExit(server, config.realtimePort, config.host, (port) => {
+  log.info('realtime listening', { port });
   // Tests and supervisors read this line to know the node is up.
-  process.stdout.write(`realtime ready ${(server.address() as { port: number }).port}\n`);
+  process.stdout.write(`realtime ready ${port}\n`);
 });
 
 // A stop request (server/lifecycle.ts): not ready any more, every document

@@ -1,5 +1,5 @@
-// How a node process is stopped, the same for scripts/start.ts,
-// server/main.ts and realtime/main.ts.
+// How a node process starts listening and how it is stopped, the same for
+// scripts/start.ts, server/main.ts and realtime/main.ts.
 //
 // Supervisors stop a node in different ways: SIGTERM to the entry process
 // only (a container's PID 1, systemd's KillMode=mixed), to the whole process
@@ -9,6 +9,7 @@
 // re-parented). A process started with an IPC channel (server/main.ts under
 // scripts/start.ts) takes that channel's closing as its parent's request to
 // drain, so a forwarded request is never counted as a second signal.
+import type { Server } from 'node:http';
 import { handleStopSignals } from '../lib/db/embedded-postgres.ts';
 import { log } from '../lib/log.ts';
 
@@ -44,4 +45,22 @@ export function onStopRequest({ drain, force }: { drain: (reason: string) => voi
   setInterval(() => {
     if (process.ppid !== parent) start('parent process exited');
   }, PARENT_CHECK_MS).unref();
+}
+
+/**
+ * Listens on `port`, or exits with code 1 and one line saying why (a port in
+ * use, an address this machine lacks): a node that cannot listen must not
+ * stay up and look alive to its supervisor.
+ */
+export function listenOrExit(server: Server, port: number, host: string, listening: (port: number) => void): void {
+  const failed = (error: NodeJS.ErrnoException) => {
+    const reasons: Record<string, string> = { EADDRINUSE: 'the port is in use', EACCES: 'the port needs privileges', EADDRNOTAVAIL: 'the address is not on this machine' };
+    log.error(`cannot listen on ${host}:${port}: ${reasons[error.code ?? ''] ?? error.message}`, { code: error.code });
+    process.exit(1);
+  };
+  server.once('error', failed);
+  server.listen(port, host, () => {
+    server.off('error', failed);
+    listening((server.address() as { port: number }).port);
+  });
 }

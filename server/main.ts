@@ -22,7 +22,7 @@ const { startStorageSweeper } = await import('../lib/storage/gc.ts');
 const { startWebhookDispatcher } = await import('../lib/webhooks/dispatch.ts');
 const { createRealtime } = await import('../realtime/server.ts');
 const { drainable } = await import('./drain.ts');
-const { onStopRequest } = await import('./lifecycle.ts');
+const { listenOrExit, onStopRequest } = await import('./lifecycle.ts');
 const { flushViews } = await import('../lib/spaces/visitors.ts');
 
 const dev = process.argv.includes('--dev');
@@ -48,7 +48,7 @@ if (dev && pages) {
   });
 }
 const drain = drainable(server);
-server.listen(config.port, config.host, () => log.info('listening', { port: config.port, pages: !apiOnly }));
+listenOrExit(server, config.port, config.host, (port) => log.info('listening', { port, pages: !apiOnly }));
 // Reclaims unreferenced blobs and stale temporary files (safe to run on every instance at once).
 const stopSweeper = startStorageSweeper();
 // Sends queued webhook deliveries (every instance may: each delivery is claimed by one).

@@ -2,11 +2,12 @@
 // server/main.ts (here with --api-only, so no Next build is needed). However
 // the SIGTERM arrives (to npm alone, to the whole process group, to the server
 // alone, once or twice), the request in flight finishes, /readyz says 503
-// during the notice, and no process is left behind.
+// during the notice, and no process is left behind. A node that cannot listen
+// exits non-zero, and so does the start script.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '@/lib/db/embedded-postgres.ts';
@@ -206,5 +207,21 @@ describe('stopping a node the way supervisors do', { timeout: 120_000 }, () => {
     process.kill(server, 'SIGTERM');
     expect(await chain.exited).not.toBe(0);
     expect(chain.output()).toContain('stopping at once without finishing the drain');
+  });
+
+  it('exits non-zero with one line when the port is taken, and so does the start script', async () => {
+    const taken = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
+    try {
+      const chain = await startChain(port, 'cannot listen');
+      expect(await chain.exited).not.toBe(0);
+      const lines = chain.output().split('\n').filter((line) => line.includes('cannot listen'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use`);
+      expect(chain.output()).not.toContain('uncaughtException');
+    } finally {
+      taken.close();
+    }
   });
 });
