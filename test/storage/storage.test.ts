@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/http/errors.ts';
 import { filesystemStore } from '@/lib/storage/filesystem.ts';
 import type { BlobStore } from '@/lib/storage/index.ts';
@@ -180,5 +180,15 @@ describe('S3-compatible store against a local S3 server', () => {
     for await (const chunk of (await store.get(big.sha256))!) read += chunk.byteLength;
     expect(read).toBe(20 * 1024 * 1024);
     expect((await objects()).filter((f) => f.includes('tmp/'))).toEqual([]);
+  });
+
+  it('checks readiness without the SDK writing a warning to the log (every /readyz runs it)', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      await s3Store(s3.config).check();
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
