@@ -14,7 +14,7 @@ import { config } from '../lib/config.ts';
 import type { RoomKind } from '../lib/db/generated/client.ts';
 import { errorResponse, type ErrorCode } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
-import { realtimeSource } from '../lib/ops/metrics.ts';
+import { realtimeDocuments, realtimeSocketRefusals, realtimeSockets, realtimeSocketsDrained, realtimeSocketsOpened } from '../lib/ops/metrics.ts';
 import { subscribeRoomEvents, type RoomEvent } from '../lib/rooms/bus.ts';
 import { loadMessage } from '../lib/rooms/messages.ts';
 import { admitSocket } from '../lib/rooms/sockets.ts';
@@ -51,7 +51,11 @@ export type Realtime = {
   stop: () => Promise<void>;
 };
 
-const refuse = (code: Exclude<ErrorCode, 'rate_limited'>, message: string) => errorResponse(code, message);
+/** The HTTP answer refusing an upgrade, counted in /metrics by its code. */
+function refuse(code: Exclude<ErrorCode, 'rate_limited'>, message: string) {
+  realtimeSocketRefusals.inc({ code });
+  return errorResponse(code, message);
+}
 /** A full room is a 429 like any other: it says when a place may have come free. */
 export const ROOM_FULL_RETRY_SECONDS = 30;
 
@@ -71,7 +75,8 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
     extensions,
   });
 
-  realtimeSource(() => ({ sockets: hocuspocus.getConnectionsCount(), rooms: hocuspocus.getDocumentsCount() }));
+  realtimeSockets(() => hocuspocus.getConnectionsCount());
+  realtimeDocuments(() => hocuspocus.getDocumentsCount());
 
   const connectionsOf = (roomId: string) => hocuspocus.documents.get(roomId)?.getConnections() ?? [];
   const admission = roomAdmission(() => options.maxRoomConnections ?? config.roomMaxConnections);
@@ -93,7 +98,10 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
         if (holder === 'bad-ticket') return refuse('unauthorized', 'A valid ticket is required: POST …/ticket and connect within a minute, once.');
         if (holder === 'no-access') return refuse('not_found', 'No such room (or you cannot see it).');
         const place = admission.take(roomId);
-        if (!place) return errorResponse('rate_limited', 'This room has as many people connected as it takes; try again later.', { 'retry-after': String(ROOM_FULL_RETRY_SECONDS) });
+        if (!place) {
+          realtimeSocketRefusals.inc({ code: 'rate_limited' });
+          return errorResponse('rate_limited', 'This room has as many people connected as it takes; try again later.', { 'retry-after': String(ROOM_FULL_RETRY_SECONDS) });
+        }
         const socket: SocketState = { authenticated: false, close: () => {}, place };
         const context: SocketContext = { ...holder, roomId, kind, hidden: new Set(holder.hidden), socket };
         return { context: { atrium: context } };
@@ -102,6 +110,7 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
         const context = (peer.context as { atrium: SocketContext }).atrium;
         context.socket.close = (code, reason) => peer.close(code, reason);
         context.socket.place.opened();
+        realtimeSocketsOpened.inc();
         (peer as unknown as { _atrium: ReturnType<Hocuspocus['handleConnection']> })._atrium = hocuspocus.handleConnection(peer.websocket as WebSocket, peer.request as Request, context);
       },
       message(peer, message) {
@@ -156,6 +165,7 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
       // Every socket is told to reconnect now, to another node (the web
       // client fetches a fresh ticket); its closing makes Hocuspocus store and
       // unload each document, which is awaited before the node stops.
+      realtimeSocketsDrained.inc(hocuspocus.getConnectionsCount());
       ws.closeAll(RECONNECT_CLOSE_CODE, 'Server restarting: reconnect');
       hocuspocus.flushPendingStores();
       const deadline = Date.now() + 15_000;

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { config } from '../config.ts';
-import { databasePoolSource } from '../ops/metrics.ts';
+import { databasePoolConnections, databasePoolWaiting } from '../ops/metrics.ts';
 import { PrismaClient } from './generated/client.ts';
 
 /** How long a query or a transaction waits for a free connection. */
@@ -110,7 +110,8 @@ if (!holder.atriumDb || !holder.atriumDbPool) ({ client: holder.atriumDb, pool: 
 export const db: PrismaClient = holder.atriumDb;
 const pool: pg.Pool = holder.atriumDbPool;
 
-databasePoolSource(() => ({ in_use: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+databasePoolConnections(() => ({ in_use: pool.totalCount - pool.idleCount, idle: pool.idleCount }));
+databasePoolWaiting(() => pool.waitingCount);
 
 // Tests count these with Prisma's own queries (test/query-count.ts).
 const rawQueryListeners: Array<() => void> = [];

@@ -8,6 +8,9 @@ import { config } from '../config.ts';
 export const registry = new Registry();
 registry.setDefaultLabels({ node: config.nodeId });
 collectDefaultMetrics({ register: registry, prefix: 'atrium_process_' });
+// prom-client names three gauges `_total`, which Prometheus keeps for counters; each is the
+// sum over the `type` label of the gauge of the same name without it.
+for (const name of ['active_handles', 'active_requests', 'active_resources']) registry.removeSingleMetric(`atrium_process_nodejs_${name}_total`);
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -65,35 +68,69 @@ export const siteRulesCompiled = new Counter({
   registers: [registry],
 });
 
+export const realtimeSocketsOpened = new Counter({
+  name: 'atrium_realtime_socket_upgrades_total',
+  help: 'Room sockets opened on this node (upgrades accepted).',
+  registers: [registry],
+});
+
+export const realtimeSocketRefusals = new Counter({
+  name: 'atrium_realtime_socket_refusals_total',
+  help: 'Room-socket upgrades refused, by the error code answered (unauthorized, not_found, rate_limited for a full room, unavailable while draining).',
+  labelNames: ['code'] as const,
+  registers: [registry],
+});
+
+export const realtimeSocketsDrained = new Counter({
+  name: 'atrium_realtime_sockets_drained_total',
+  help: 'Room sockets this node closed with 4205 (reconnect elsewhere) because it was draining.',
+  registers: [registry],
+});
+
 type Sample = Record<string, number>;
 
-/** A gauge whose values are read from `source` at each scrape; one label says which value. */
-function sourcedGauge(name: string, help: string, label: string) {
-  let source: (() => Sample) | null = null;
+/**
+ * A gauge whose value is read from a source at each scrape: one number, or
+ * one per value of `label`. Returns the function the owning module registers
+ * its source with.
+ */
+function sourcedGauge(name: string, help: string): (read: () => number) => void;
+function sourcedGauge(name: string, help: string, label: string): (read: () => Sample) => void;
+function sourcedGauge(name: string, help: string, label?: string) {
+  let source: (() => number | Sample) | null = null;
   new Gauge({
     name,
     help,
-    labelNames: [label],
+    labelNames: label ? [label] : [],
     registers: [registry],
     collect() {
       this.reset();
       if (!source) return;
-      for (const [key, value] of Object.entries(source())) this.set({ [label]: key }, value);
+      const read = source();
+      if (typeof read === 'number') return void this.set(read);
+      for (const [key, value] of Object.entries(read)) this.set({ [label!]: key }, value);
     },
   });
-  return (read: () => Sample) => {
+  return (read: () => number | Sample) => {
     source = read;
   };
 }
 
-/** The PostgreSQL pool: connections in use and idle, and requests waiting for one. */
-export const databasePoolSource = sourcedGauge('atrium_db_pool_connections', 'Connections of the PostgreSQL pool, by state (in_use, idle, waiting).', 'state');
+/** The PostgreSQL pool's connections, in use and idle. */
+export const databasePoolConnections = sourcedGauge('atrium_db_pool_connections', 'Connections of the PostgreSQL pool, by state (in_use, idle).', 'state');
+/** Queries waiting for a connection of the pool. */
+export const databasePoolWaiting = sourcedGauge('atrium_db_pool_waiting_queries', 'Queries waiting for a connection of the PostgreSQL pool.');
 
-/** Realtime: open room sockets and documents (rooms and live spaces) loaded on this node. */
-export const realtimeSource = sourcedGauge('atrium_realtime', 'Realtime state on this node: open sockets and loaded rooms.', 'what');
+/** Room sockets open on this node. */
+export const realtimeSockets = sourcedGauge('atrium_realtime_sockets', 'Room sockets open on this node.');
+/** Documents (rooms and live spaces) loaded on this node. */
+export const realtimeDocuments = sourcedGauge('atrium_realtime_documents', 'Room and live-space documents loaded on this node.');
 
-/** Space-database worker processes: busy, idle, and jobs queued for one. */
-export const spacedbSource = sourcedGauge('atrium_spacedb_workers', 'Space-database workers by state (busy, idle) and jobs queued.', 'state');
+/** Space-database worker processes, busy and idle. */
+export const spacedbWorkers = sourcedGauge('atrium_spacedb_workers', 'Space-database worker processes, by state (busy, idle).', 'state');
+/** Space-database jobs waiting for a worker. */
+export const spacedbQueuedJobs = sourcedGauge('atrium_spacedb_queued_jobs', 'Space-database jobs waiting for a worker.');
 
-/** The cache of versions' chunk indexes and compiled rules: versions held, and the estimated bytes. */
-export const siteCacheSource = sourcedGauge('atrium_site_cache', "Published versions kept in memory to serve (chunk index and compiled rules): versions, and their estimated bytes.", 'what');
+/** The cache of versions' chunk indexes and compiled rules: versions held, and their estimated bytes. */
+export const siteCacheVersions = sourcedGauge('atrium_site_cache_versions', 'Published versions kept in memory to serve (chunk index and compiled rules).');
+export const siteCacheBytes = sourcedGauge('atrium_site_cache_bytes', 'Estimated bytes of the published versions kept in memory to serve.');

@@ -5,7 +5,7 @@
 // never holds up the others for longer than the deadline.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { spacedbKills, spacedbSource } from '../ops/metrics.ts';
+import { spacedbKills, spacedbQueuedJobs, spacedbWorkers } from '../ops/metrics.ts';
 import type { Job, Refusal } from './worker.ts';
 
 // Resolved when a process is first started, not when the module loads: the
@@ -86,10 +86,11 @@ export class Pool {
   readonly size: number;
   constructor(size: number) {
     this.size = size;
-    spacedbSource(() => {
+    spacedbWorkers(() => {
       const busy = this.busyCount();
-      return { busy, idle: this.children.length - busy, queued: this.waiting.length + this.leaseJobs.length };
+      return { busy, idle: this.children.length - busy };
     });
+    spacedbQueuedJobs(() => this.waiting.length + this.leaseJobs.length);
   }
 
   /** Runs one job for `owner` on `space`, on a process of its own. */

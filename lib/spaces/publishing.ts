@@ -13,7 +13,7 @@ import { config } from '../config.ts';
 import { db, Prisma, query, type PrismaClient } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
 import { LruCache } from '../lru.ts';
-import { siteCacheSource, siteRulesCompiled } from '../ops/metrics.ts';
+import { siteCacheBytes, siteCacheVersions, siteRulesCompiled } from '../ops/metrics.ts';
 import type { IncomingBody } from '../http/body.ts';
 import { ApiError } from '../http/errors.ts';
 import type { FileAnswer } from '../http/files.ts';
@@ -81,7 +81,8 @@ const SITE_CACHE_BYTES = 64 * 1024 * 1024;
 const CHUNK_REF_BYTES = 200;
 type VersionSite = { refs: ChunkRef[]; rules: CompiledRules | null };
 const siteCache = new LruCache<string, VersionSite>(SITE_CACHE_BYTES);
-siteCacheSource(() => ({ versions: siteCache.size, bytes: siteCache.weight }));
+siteCacheVersions(() => siteCache.size);
+siteCacheBytes(() => siteCache.weight);
 
 /** Reads of versions not kept yet, so that requests arriving together read and compile a version once. */
 const loading = new Map<string, Promise<VersionSite | null>>();

@@ -1,5 +1,6 @@
 // The operator's endpoints (/healthz, /readyz, /metrics) and a client still
 // sending a body the server refused: through the front server over real sockets.
+import { spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
@@ -8,6 +9,11 @@ import { rawRequest } from '../http/raw.ts';
 import { useFrontServer } from '../server.ts';
 
 const server = useFrontServer();
+
+const hasPromtool = spawnSync('promtool', ['--version']).status === 0;
+// CI installs it (.ci/run: Debian's prometheus package); elsewhere the test says it was skipped rather than fail for a missing program.
+const runWithPromtool = hasPromtool || process.env.CI ? it : it.skip;
+if (!hasPromtool && !process.env.CI) console.warn('promtool is not installed: the metrics lint is skipped (apt-get install prometheus)');
 const get = (path: string, headers: Record<string, string> = {}) => rawRequest(server.origin, 'GET', path, { headers });
 
 afterEach(() => {
@@ -64,11 +70,21 @@ describe('metrics', () => {
     expect(text).toMatch(/atrium_http_requests_total\{route="\/v1\/spaces\/\{id\}",method="GET",status="404"/);
     expect(text).toMatch(/atrium_http_request_duration_seconds_bucket\{le="0\.005",node="[^"]+",route="\/v1\/me",method="GET"\} \d+/);
     expect(text).toMatch(/atrium_db_pool_connections\{state="in_use",node="[^"]+"\} \d+/);
-    expect(text).toMatch(/atrium_db_pool_connections\{state="waiting",node="[^"]+"\} \d+/);
+    expect(text).toMatch(/atrium_db_pool_waiting_queries\{node="[^"]+"\} \d+/);
     expect(text).toContain('# TYPE atrium_rate_limit_refusals_total counter');
     expect(text).toContain('# TYPE atrium_storage_sweeps_total counter');
     expect(text).toContain('# TYPE atrium_spacedb_workers_killed_total counter');
     expect(text).not.toContain(token);
+  });
+
+  runWithPromtool('pass Prometheus\' own linter (promtool check metrics): no gauge named _total, one quantity per name', async () => {
+    config.metricsToken = 'metrics-token-for-tests-0123456789';
+    await get('/v1/me');
+    const text = (await get('/metrics', { authorization: `Bearer ${config.metricsToken}` })).text;
+    const check = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    expect(check.error).toBeUndefined();
+    expect(check.stdout + check.stderr).toBe('');
+    expect(check.status).toBe(0);
   });
 });
 

@@ -3,10 +3,12 @@
 // blocking, access re-checks (removal, role change, token revocation, room
 // deletion), and tickets that open one socket once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFrontServer } from '@/server/index.ts';
 import { db } from '@/lib/db/client.ts';
 import { createRealtime } from '@/realtime/server.ts';
+import { registry } from '@/lib/ops/metrics.ts';
 import { multipartFile, World } from '../http/world.ts';
 import { connect, ticketUrl, waitFor, type Client } from './socket-helpers.ts';
 
@@ -177,5 +179,31 @@ describe('room sockets', () => {
     // A ticket names its room: it opens no other.
     const other = await ticketUrl(w, w.people.owner, room);
     expect(await refused(other.replace(room, w.rooms.live).replace('/rooms/', '/live-spaces/'))).toBe(0);
+  });
+
+  // Last: it drains the node.
+  it('counts in /metrics the sockets opened, the upgrades refused by code, and the sockets a drain closes', async () => {
+    const metric = (name: string) => registry.getSingleMetricAsString(name);
+    const value = async (name: string, labels = '') => Number(new RegExp(`^${name}\\{${labels}[^}]*\\} (\\d+)$`, 'm').exec(await metric(name))?.[1] ?? 0);
+    const opened = await value('atrium_realtime_socket_upgrades_total');
+    const unauthorized = await value('atrium_realtime_socket_refusals_total', 'code="unauthorized"');
+    const drained = await value('atrium_realtime_sockets_drained_total');
+    const client = await open('owner');
+    expect(await value('atrium_realtime_socket_upgrades_total')).toBe(opened + 1);
+    expect(await value('atrium_realtime_sockets')).toBeGreaterThanOrEqual(1);
+    // One upgrade request, by hand (a WebSocket client may try again).
+    const refusal = await new Promise<number>((resolve, reject) => {
+      const headers = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+      const upgrade = httpRequest(`${w.origin}/v1/rooms/${room}/ws?ticket=forged.ticket`, { headers }, (response) => resolve(response.statusCode ?? 0));
+      upgrade.on('error', reject).end();
+    });
+    expect(refusal).toBe(401);
+    expect(await value('atrium_realtime_socket_refusals_total', 'code="unauthorized"')).toBe(unauthorized + 1);
+    await realtime.stop();
+    await waitFor('the drain to close the socket', () => client.closed);
+    expect(client.closed!.code).toBe(4205);
+    // This client's socket among the others still open from earlier tests.
+    expect(await value('atrium_realtime_sockets_drained_total')).toBeGreaterThan(drained);
+    expect(await value('atrium_realtime_sockets')).toBe(0);
   });
 });
