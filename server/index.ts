@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { config } from '../lib/config.ts';
 import { PEER_HEADER } from '../lib/http/client.ts';
 import { errorResponse } from '../lib/http/errors.ts';
+import { failureResponse } from '../lib/http/route.ts';
 import { requestContext, type RequestContext } from '../lib/http/request-context.ts';
 import { log } from '../lib/log.ts';
 import { observeRequest } from '../lib/ops/metrics.ts';
@@ -117,9 +118,9 @@ export function createFrontServer(options: FrontServerOptions = {}): Server {
       }
       requestContext.run(context, () =>
         answer(request, response, context, target, rawPath).catch((error: unknown) => {
-          log.error('unhandled error', { requestId: context.requestId, route: context.route, error: error instanceof Error ? error.stack : String(error) });
+          const failure = failureResponse(error, context.requestId, context.route);
           if (response.headersSent) return void response.destroy();
-          void sendWebResponse(request, response, errorResponse('internal_error', `Something went wrong on our side (request ${context.requestId}).`));
+          void sendWebResponse(request, response, failure);
         }),
       );
     };

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { config } from '../config.ts';
+import { log } from '../log.ts';
 import { databasePoolConnections, databasePoolWaiting } from '../ops/metrics.ts';
 import { PrismaClient } from './generated/client.ts';
 
@@ -158,3 +159,45 @@ export function isDatabaseBusy(error: unknown): boolean {
   if ((error as { code?: unknown }).code === 'P2028') return true;
   return /timeout exceeded when trying to connect|Unable to start a transaction in the given time/i.test(error.message);
 }
+
+// Signs that PostgreSQL itself is down or restarting, rather than a query
+// failing: socket errors, SQLSTATE 57P01-57P03 (shut down, crashed, starting
+// up) and class 08 (connection exceptions), node-postgres's "Connection
+// terminated", and Prisma's and its adapter's names for the same.
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'P1001', 'P1002', 'P1008', 'P1017', '57P01', '57P02', '57P03']);
+const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout']);
+
+/** True when `error` (or what it wraps) says PostgreSQL cannot be reached now. */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const { code, kind, message, cause, meta } = error as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof kind === 'string' && UNREACHABLE_KINDS.has(kind)) return true;
+  if (typeof message === 'string' && /^Connection terminated|the database system is (shutting down|starting up|in recovery mode)/.test(message)) return true;
+  return isDatabaseUnavailable(cause, depth + 1) || isDatabaseUnavailable(meta?.driverAdapterError, depth + 1);
+}
+
+const OUTAGE_PROBE_MS = 1000;
+let outageSince: number | null = null;
+
+/**
+ * Logs an outage once when it starts, and once when PostgreSQL answers again
+ * (probed every second meanwhile), instead of a line per failed request.
+ */
+export function noteDatabaseUnavailable(): void {
+  if (outageSince !== null) return;
+  outageSince = Date.now();
+  log.warn('database unavailable: answering 503 until it answers again');
+  const probe = () =>
+    setTimeout(() => {
+      pool.query('SELECT 1').then(
+        () => {
+          log.info('database is back', { ms: Date.now() - outageSince! });
+          outageSince = null;
+        },
+        probe,
+      );
+    }, OUTAGE_PROBE_MS).unref();
+  probe();
+}
+

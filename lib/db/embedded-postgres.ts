@@ -255,6 +255,8 @@ export async function startEmbeddedPostgres(options: {
   reachableBase?: string;
   /** For tests: the binaries' `native` folder (default the installed platform package's). */
   binaries?: string;
+  /** For tests that restart the server where its clients expect it: the port (default a free one). */
+  port?: number;
 }): Promise<RunningPostgres> {
   const log = options.log ?? (() => {});
   const base = options.reachableBase ?? reachableRoot;
@@ -287,7 +289,7 @@ export async function startEmbeddedPostgres(options: {
   } else {
     await clearStaleServer(databaseDir, log);
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const server = await launch(bin, databaseDir, port, account, locale, log);
   // An exit without stop() (an uncaught error) must not leave the server behind.
   const stopOnExit = () => server.kill('SIGINT');

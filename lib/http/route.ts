@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { Caller, SignedInCaller } from '../access/caller.ts';
 import type { Actor } from '../auth/tokens.ts';
 import { config } from '../config.ts';
-import { isDatabaseBusy } from '../db/client.ts';
+import { isDatabaseBusy, isDatabaseUnavailable, noteDatabaseUnavailable } from '../db/client.ts';
 import { log } from '../log.ts';
 import type { Endpoint } from '../schemas/endpoint.ts';
 import { authenticate } from './authenticate.ts';
@@ -94,6 +94,24 @@ function bodyReader(endpoint: Endpoint, request: Request): () => Promise<unknown
   };
 }
 
+/**
+ * The answer to an unexpected failure. The database down or busy is the
+ * client's to retry (503 with Retry-After; an outage is logged once, not per
+ * request); anything else is a 500, logged with its stack.
+ */
+export function failureResponse(error: unknown, requestId: string, route: string | undefined): Response {
+  if (isDatabaseUnavailable(error)) {
+    noteDatabaseUnavailable();
+    return errorResponse('unavailable', 'The database is unavailable; try again in a few seconds.', { 'retry-after': '5' });
+  }
+  if (isDatabaseBusy(error)) {
+    log.warn('database busy', { requestId, route });
+    return errorResponse('unavailable', 'The server is busy; try again in a few seconds.', { 'retry-after': '5' });
+  }
+  log.error('unhandled error', { requestId, route, error: error instanceof Error ? error.stack : String(error) });
+  return errorResponse('internal_error', `Something went wrong on our side (request ${requestId}).`);
+}
+
 export function route<E extends Endpoint>(endpoint: E, handler: (context: Context<E>) => Promise<Output<E> | Response>) {
   return async (request: Request, next: NextContext): Promise<Response> => {
     const shared = requestContext.getStore();
@@ -126,12 +144,8 @@ export function route<E extends Endpoint>(endpoint: E, handler: (context: Contex
         // The client went away mid-body: nothing failed here, and nobody reads this answer.
         log.info('request aborted by the client', { requestId, route: endpoint.path });
         response = errorResponse('bad_request', 'The request body was cut short.');
-      } else if (isDatabaseBusy(error)) {
-        log.warn('database busy', { requestId, route: endpoint.path });
-        response = errorResponse('unavailable', 'The server is busy; try again in a few seconds.', { 'retry-after': '5' });
       } else {
-        log.error('unhandled error', { requestId, route: endpoint.path, error: error instanceof Error ? error.stack : String(error) });
-        response = errorResponse('internal_error', `Something went wrong on our side (request ${requestId}).`);
+        response = failureResponse(error, requestId, endpoint.path);
       }
     }
     response.headers.set('x-request-id', requestId);

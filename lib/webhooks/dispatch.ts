@@ -13,7 +13,7 @@
 // PER_WORKSPACE places of a node. Each delivery that ends claims the next.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { db } from '../db/client.ts';
+import { db, isDatabaseUnavailable, noteDatabaseUnavailable } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { log } from '../log.ts';
 import { decryptSecret, signatureHeader } from './secret.ts';
@@ -199,7 +199,9 @@ export function startWebhookDispatcher(): () => Promise<void> {
       const claimed = await claim(MAX_SENDING);
       for (const row of claimed) void send(row).then(fill);
     } catch (error) {
-      log.error('webhook dispatch failed', { error: String(error) });
+      // An outage is logged once for the whole process (lib/db/client.ts), not on every tick.
+      if (isDatabaseUnavailable(error)) noteDatabaseUnavailable();
+      else log.error('webhook dispatch failed', { error: String(error) });
     }
   };
   dispatcher = setInterval(fill, POLL_MS);

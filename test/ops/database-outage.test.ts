@@ -1,0 +1,79 @@
+// PostgreSQL stopped and started again under a running node (a PostgreSQL of
+// this test's own, on a port it keeps, never the machine's shared one):
+// requests that need the database are answered 503 with Retry-After in the
+// spec's envelope, the log says so once per outage rather than a stack per
+// request, and the node serves again once the database is back.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrl, ensureDatabase, freePort, startEmbeddedPostgres, type RunningPostgres } from '@/lib/db/embedded-postgres.ts';
+import { migrate } from '@/lib/db/migrate.ts';
+import { devLogin, request, useApiServers, type ApiProcess } from '../process-server.ts';
+
+const servers = useApiServers();
+let dataDir: string;
+let port: number;
+let postgres: RunningPostgres | null = null;
+let url: string;
+
+const startPostgres = async () => {
+  postgres = await startEmbeddedPostgres({ dataDir, port });
+};
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'atrium-outage-'));
+  port = await freePort();
+  await startPostgres();
+  await ensureDatabase(postgres!.serverUrl, 'atrium');
+  url = databaseUrl(postgres!.serverUrl, 'atrium');
+  await migrate(url);
+}, 120_000);
+
+afterAll(async () => {
+  await postgres?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const outageLines = (server: ApiProcess) => server.output().split('\n').filter((line) => line.includes('"msg":"database unavailable'));
+
+describe('a PostgreSQL restart', { timeout: 120_000 }, () => {
+  it('answers 503 with Retry-After naming the database, logs one line per outage, and serves again after', async () => {
+    const server = await servers.start({ DATABASE_URL: url });
+    const { token } = await devLogin(server.origin, 'outage');
+    expect((await request(server.origin, 'GET', '/v1/me', { token })).status).toBe(200);
+
+    await postgres!.stop();
+    // A burst, as clients keep coming during a restart: reads and a write, signed in or not.
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        i % 4 === 3
+          ? request(server.origin, 'POST', '/v1/workspaces', { token, body: { name: `During ${i}`, slug: `during-${i}` } })
+          : request(server.origin, 'GET', '/v1/me', { token }),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.status, answer.text).toBe(503);
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(answer.json.error.code).toBe('unavailable');
+      expect(answer.json.error.message).toMatch(/database is unavailable/i);
+    }
+    expect(outageLines(server)).toHaveLength(1);
+    expect(server.output()).not.toMatch(/unhandled error|dispatch failed/);
+    // Readiness says which dependency is down, without the address.
+    const ready = await fetch(`${server.origin}/readyz`);
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).checks.database).not.toBe('ok');
+
+    await startPostgres();
+    await expect.poll(async () => (await request(server.origin, 'GET', '/v1/me', { token })).status, { timeout: 30_000, interval: 200 }).toBe(200);
+    await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('"msg":"database is back"');
+
+    // A second outage is logged once more.
+    await postgres!.stop();
+    expect((await request(server.origin, 'GET', '/v1/me', { token })).status).toBe(503);
+    expect(outageLines(server)).toHaveLength(2);
+    await startPostgres();
+    expect(server.output()).not.toMatch(/\bat .*\.ts:\d+/);
+  });
+});
