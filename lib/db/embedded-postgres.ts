@@ -191,9 +191,10 @@ async function clusterFolder(account: Account | null, wanted: string, base: stri
   return moved;
 }
 
-function run(command: string, args: string[], account: Account | null, locale: string): ChildProcess {
+function run(command: string, args: string[], account: Account | null, locale: string, options: { detached?: boolean } = {}): ChildProcess {
   return spawn(command, args, {
     ...(account ?? {}),
+    ...options,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, LC_MESSAGES: locale },
   });
@@ -223,11 +224,15 @@ async function initialise(bin: string, databaseDir: string, password: string, ac
 }
 
 async function launch(bin: string, databaseDir: string, port: number, account: Account | null, locale: string, log: (msg: string) => void): Promise<ChildProcess> {
+  // In a process group of its own: a signal to Atrium's group (Ctrl-C) must not shut the
+  // database down under the requests the server is still draining; stop() does, once the
+  // server has exited.
   const server = run(
     path.join(bin, 'postgres'),
     ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     account,
     locale,
+    { detached: true },
   );
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -296,9 +301,9 @@ export async function startEmbeddedPostgres(options: {
   process.on('exit', stopOnExit);
   return {
     serverUrl: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`,
-    // Ctrl-C in a terminal signals the server too: stop only a running server,
-    // and give up waiting after 30 seconds. AbortSignal.timeout's timer does not
-    // keep the process alive once the server has exited (a Vitest run would wait for it).
+    // Stop only a running server, and give up waiting after 30 seconds.
+    // AbortSignal.timeout's timer does not keep the process alive once the
+    // server has exited (a Vitest run would wait for it).
     stop: async () => {
       process.off('exit', stopOnExit);
       if (server.exitCode !== null || server.signalCode !== null) return;

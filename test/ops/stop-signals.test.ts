@@ -6,12 +6,14 @@
 // exits non-zero, and so does the start script.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { request as httpRequest } from 'node:http';
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '@/lib/db/embedded-postgres.ts';
-import { signIn } from '../helpers.ts';
+import { devLogin } from '../process-server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const npmCli = path.join(path.dirname(realpathSync(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim())), 'npm-cli.js');
@@ -20,7 +22,7 @@ type Chain = { npm: ChildProcess; origin: string; output(): string; exited: Prom
 const started: ChildProcess[] = [];
 
 /** `npm start -- --api-only` (or `npm run realtime`) in its own process group, on a free port. */
-async function startChain(port?: number, waitFor = '"msg":"listening"', npmArgs = ['start', '--', '--api-only']): Promise<Chain> {
+async function startChain(port?: number, waitFor = '"msg":"listening"', npmArgs = ['start', '--', '--api-only'], env: Record<string, string | undefined> = {}): Promise<Chain> {
   port ??= await freePort();
   const npm = spawn(process.execPath, [npmCli, ...npmArgs], {
     cwd: root,
@@ -36,6 +38,7 @@ async function startChain(port?: number, waitFor = '"msg":"listening"', npmArgs 
       DRAIN_NOTICE_SECONDS: '1',
       DRAIN_TIMEOUT_SECONDS: '30',
       NODE_ENV: 'production',
+      ...env,
     },
   });
   started.push(npm);
@@ -123,10 +126,11 @@ const readyStatus = (origin: string) =>
   );
 
 /** Sends the stop signal(s) with a request in flight; checks the drain and that nothing is left running. */
-async function drainsWith(signal: (processes: ReturnType<typeof chainProcesses>, chain: Chain) => void | Promise<void>) {
-  const chain = await startChain();
+async function drainsWith(signal: (processes: ReturnType<typeof chainProcesses>, chain: Chain) => unknown, env: Record<string, string | undefined> = {}) {
+  const chain = await startChain(undefined, undefined, undefined, env);
   const processes = chainProcesses(chain);
-  const { token } = await signIn(`drain${Math.floor(Math.random() * 1e6)}`);
+  // Signed in through the node: its database may be its own (the embedded one).
+  const { token } = await devLogin(chain.origin, `drain${Math.floor(Math.random() * 1e6)}`);
   const slug = `in-flight-${processes.server}`;
   const slow = slowPost(chain.origin, token, slug);
   expect(await readyStatus(chain.origin)).toBe(200);
@@ -159,6 +163,15 @@ afterEach(() => {
 describe('stopping a node the way supervisors do', { timeout: 120_000 }, () => {
   it('drains on SIGTERM to npm alone: npm exits at once, and the processes it leaves notice and drain', async () => {
     await drainsWith((_, chain) => process.kill(chain.npm.pid!, 'SIGTERM'));
+  });
+
+  it('lets the request in flight finish on Ctrl-C (SIGINT to the group) before it stops the embedded PostgreSQL', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'atrium-embedded-'));
+    try {
+      await drainsWith((_, chain) => process.kill(-chain.npm.pid!, 'SIGINT'), { DATABASE_URL: undefined, DATA_DIR: dataDir });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('stops a realtime node (npm run realtime) on SIGTERM to npm alone, leaving nothing behind', async () => {
