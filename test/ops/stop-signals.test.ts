@@ -210,6 +210,16 @@ describe('stopping a node the way supervisors do', { timeout: 120_000 }, () => {
     await drainsWith(({ start }) => process.kill(start, 'SIGTERM'));
   });
 
+  it('exits when its start script is killed outright (SIGKILL), even while it is still starting', async () => {
+    const chain = await startChain(undefined, 'Atrium is starting');
+    let server: number | undefined;
+    await expect.poll(() => (server = descendants(chain.npm.pid!).find((pid) => scriptOf(pid).endsWith('server/main.ts'))), { timeout: 30_000, interval: 10 }).toBeDefined();
+    const start = descendants(chain.npm.pid!).find((pid) => scriptOf(pid).endsWith('scripts/start.ts'))!;
+    process.kill(start, 'SIGKILL');
+    await expect.poll(() => running(server!), { timeout: 30_000, interval: 100 }).toBe(false);
+    expect(chain.output()).toContain('"reason":"parent closed the channel"');
+  });
+
   it('stops at once on a third signal, and says so', async () => {
     const chain = await startChain();
     const { server } = chainProcesses(chain);
