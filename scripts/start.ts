@@ -52,7 +52,8 @@ async function shutdown(code: number) {
     // Closing the IPC channel asks the server to drain (under --dev, Node's watcher takes a signal instead).
     if (child.connected) child.disconnect();
     else child.kill('SIGTERM');
-    code = (await exited) ?? code;
+    // A server killed by a signal did not stop cleanly.
+    code = (await exited) ?? 1;
   }
   await stopDatabase();
   process.exit(code);

@@ -223,6 +223,10 @@ describe('stopping a node the way supervisors do', { timeout: 120_000 }, () => {
   it('stops at once on a third signal, and says so', async () => {
     const chain = await startChain();
     const { server } = chainProcesses(chain);
+    // --api-only: the web app's pages are not there.
+    const page = await fetch(`${chain.origin}/settings`);
+    expect(page.status).toBe(404);
+    expect((await page.json()).error.code).toBe('not_found');
     process.kill(server, 'SIGTERM');
     await expect.poll(() => readyStatus(chain.origin), { timeout: 10_000, interval: 50 }).toBe(503);
     process.kill(server, 'SIGTERM');
