@@ -5,6 +5,7 @@
 // scale apart from HTTP. With REDIS_URL, nodes share documents and presence
 // through @hocuspocus/extension-redis; chat and access changes travel over
 // PostgreSQL LISTEN/NOTIFY (lib/rooms/bus.ts) with or without Redis.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
@@ -13,6 +14,7 @@ import crossws from 'crossws/adapters/node';
 import { config } from '../lib/config.ts';
 import type { RoomKind } from '../lib/db/generated/client.ts';
 import { errorResponse, type ErrorCode } from '../lib/http/errors.ts';
+import { failureResponse } from '../lib/http/failures.ts';
 import { log } from '../lib/log.ts';
 import { realtimeDocuments, realtimeSocketRefusals, realtimeSockets, realtimeSocketsDrained, realtimeSocketsOpened } from '../lib/ops/metrics.ts';
 import { subscribeRoomEvents, type RoomEvent } from '../lib/rooms/bus.ts';
@@ -94,7 +96,15 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
         const kind: RoomKind = match[1] === 'rooms' ? 'room' : 'live';
         const roomId = match[2];
         const ticket = url.searchParams.get('ticket');
-        const holder = ticket ? await admitSocket(ticket, kind, roomId) : 'bad-ticket';
+        let holder: Awaited<ReturnType<typeof admitSocket>>;
+        try {
+          holder = ticket ? await admitSocket(ticket, kind, roomId) : 'bad-ticket';
+        } catch (error) {
+          // Answered as an HTTP request's failure is (503 while the database is down), and counted.
+          const failure = failureResponse(error, randomUUID(), 'room socket');
+          realtimeSocketRefusals.inc({ code: failure.status === 503 ? 'unavailable' : 'internal_error' });
+          return failure;
+        }
         if (holder === 'bad-ticket') return refuse('unauthorized', 'A valid ticket is required: POST …/ticket and connect within a minute, once.');
         if (holder === 'no-access') return refuse('not_found', 'No such room (or you cannot see it).');
         const place = admission.take(roomId);

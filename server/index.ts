@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import { config } from '../lib/config.ts';
 import { PEER_HEADER } from '../lib/http/client.ts';
 import { errorResponse } from '../lib/http/errors.ts';
-import { failureResponse } from '../lib/http/route.ts';
+import { failureResponse } from '../lib/http/failures.ts';
 import { requestContext, type RequestContext } from '../lib/http/request-context.ts';
 import { log } from '../lib/log.ts';
 import { observeRequest } from '../lib/ops/metrics.ts';

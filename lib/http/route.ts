@@ -8,8 +8,8 @@ import type { z } from 'zod';
 import type { Caller, SignedInCaller } from '../access/caller.ts';
 import type { Actor } from '../auth/tokens.ts';
 import { config } from '../config.ts';
-import { isDatabaseBusy, isDatabaseUnavailable, noteDatabaseUnavailable } from '../db/client.ts';
 import { log } from '../log.ts';
+import { failureResponse } from './failures.ts';
 import type { Endpoint } from '../schemas/endpoint.ts';
 import { authenticate } from './authenticate.ts';
 import { checkDeclaredLength, incomingBody, JSON_BODY_LIMIT, readJsonBody, type IncomingBody } from './body.ts';
@@ -92,24 +92,6 @@ function bodyReader(endpoint: Endpoint, request: Request): () => Promise<unknown
     read ??= readJsonBody(request, endpoint.maxBodyBytes ?? JSON_BODY_LIMIT).then((json) => validate(endpoint.body!, json, 'body'));
     return read;
   };
-}
-
-/**
- * The answer to an unexpected failure. The database down or busy is the
- * client's to retry (503 with Retry-After; an outage is logged once, not per
- * request); anything else is a 500, logged with its stack.
- */
-export function failureResponse(error: unknown, requestId: string, route: string | undefined): Response {
-  if (isDatabaseUnavailable(error)) {
-    noteDatabaseUnavailable();
-    return errorResponse('unavailable', 'The database is unavailable; try again in a few seconds.', { 'retry-after': '5' });
-  }
-  if (isDatabaseBusy(error)) {
-    log.warn('database busy', { requestId, route });
-    return errorResponse('unavailable', 'The server is busy; try again in a few seconds.', { 'retry-after': '5' });
-  }
-  log.error('unhandled error', { requestId, route, error: error instanceof Error ? error.stack : String(error) });
-  return errorResponse('internal_error', `Something went wrong on our side (request ${requestId}).`);
 }
 
 export function route<E extends Endpoint>(endpoint: E, handler: (context: Context<E>) => Promise<Output<E> | Response>) {

@@ -4,6 +4,8 @@
 // spec's envelope, the log says so once per outage rather than a stack per
 // request, and the node serves again once the database is back.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,3 +79,48 @@ describe('a PostgreSQL restart', { timeout: 120_000 }, () => {
     expect(server.output()).not.toMatch(/\bat .*\.ts:\d+/);
   });
 });
+
+describe('a room socket while PostgreSQL is down', { timeout: 120_000 }, () => {
+  it('is refused with 503 and Retry-After in the envelope, and counted as unavailable', async () => {
+    // This process's modules on this file's PostgreSQL, imported only now that it runs.
+    const { config } = await import('@/lib/config.ts');
+    config.databaseUrl = url;
+    const { createRealtime } = await import('@/realtime/server.ts');
+    const { createFrontServer } = await import('@/server/index.ts');
+    const { registry } = await import('@/lib/ops/metrics.ts');
+    const realtime = createRealtime();
+    const front = createFrontServer({ upgrades: realtime.handleUpgrade });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    try {
+      const { token } = await devLogin(origin, 'socket-outage');
+      const workspace = (await request(origin, 'POST', '/v1/workspaces', { token, body: { name: 'Sockets', slug: 'sockets-outage' } })).json;
+      const room = (await request(origin, 'POST', '/v1/rooms', { token, body: { workspace: workspace.slug, name: 'Outage' } })).json;
+      const { url: ticketUrl } = (await request(origin, 'POST', `/v1/rooms/${room.id}/ticket`, { token })).json;
+      const refusals = async () => Number(/code="unavailable"[^}]*\} (\d+)/.exec(await registry.getSingleMetricAsString('atrium_realtime_socket_refusals_total'))?.[1] ?? 0);
+      const before = await refusals();
+
+      await postgres!.stop();
+      const answer = await new Promise<{ status: number; retryAfter: string | undefined; text: string }>((resolve, reject) => {
+        const target = new URL(ticketUrl);
+        const headers = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+        const upgrade = httpRequest(`${origin}${target.pathname}${target.search}`, { headers }, (response) => {
+          let text = '';
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'], text }));
+        });
+        upgrade.on('error', reject).end();
+      });
+      expect(answer.status, answer.text).toBe(503);
+      expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+      expect(JSON.parse(answer.text).error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/database is unavailable/i) });
+      expect(await refusals()).toBe(before + 1);
+    } finally {
+      await startPostgres();
+      await realtime.stop();
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+    }
+  });
+});
+

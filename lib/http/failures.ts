@@ -1,0 +1,23 @@
+// The answer to a failure nobody expected, the same for API routes, sites and
+// room-socket upgrades.
+import { isDatabaseBusy, isDatabaseUnavailable, noteDatabaseUnavailable } from '../db/client.ts';
+import { log } from '../log.ts';
+import { errorResponse } from './errors.ts';
+
+/**
+ * The answer to an unexpected failure. The database down or busy is the
+ * client's to retry (503 with Retry-After; an outage is logged once, not per
+ * request); anything else is a 500, logged with its stack.
+ */
+export function failureResponse(error: unknown, requestId: string, route: string | undefined): Response {
+  if (isDatabaseUnavailable(error)) {
+    noteDatabaseUnavailable();
+    return errorResponse('unavailable', 'The database is unavailable; try again in a few seconds.', { 'retry-after': '5' });
+  }
+  if (isDatabaseBusy(error)) {
+    log.warn('database busy', { requestId, route });
+    return errorResponse('unavailable', 'The server is busy; try again in a few seconds.', { 'retry-after': '5' });
+  }
+  log.error('unhandled error', { requestId, route, error: error instanceof Error ? error.stack : String(error) });
+  return errorResponse('internal_error', `Something went wrong on our side (request ${requestId}).`);
+}
