@@ -19,7 +19,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 const npmCli = path.join(path.dirname(realpathSync(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim())), 'npm-cli.js');
 
 type Chain = { npm: ChildProcess; origin: string; output(): string; exited: Promise<number | null> };
-const started: ChildProcess[] = [];
+// Every process a test saw, killed after it, pass or fail (a failed drain may leave some).
+const seen = new Set<number>();
 
 /** `npm start -- --api-only` (or `npm run realtime`) in its own process group, on a free port. */
 async function startChain(port?: number, waitFor = '"msg":"listening"', npmArgs = ['start', '--', '--api-only'], env: Record<string, string | undefined> = {}): Promise<Chain> {
@@ -41,12 +42,13 @@ async function startChain(port?: number, waitFor = '"msg":"listening"', npmArgs 
       ...env,
     },
   });
-  started.push(npm);
+  seen.add(npm.pid!);
   let output = '';
   npm.stdout!.on('data', (chunk) => (output += chunk));
   npm.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
   await expect.poll(() => output.includes(waitFor) || npm.exitCode !== null, { timeout: 60_000, interval: 100 }).toBe(true);
+  for (const pid of descendants(npm.pid!)) seen.add(pid);
   return { npm, origin: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 
@@ -149,15 +151,10 @@ async function drainsWith(signal: (processes: ReturnType<typeof chainProcesses>,
 }
 
 afterEach(() => {
-  for (const npm of started.splice(0)) {
-    for (const pid of [npm.pid!, ...descendants(npm.pid!)]) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+  for (const pid of seen) {
+    if (running(pid)) process.kill(pid, 'SIGKILL');
   }
+  seen.clear();
 });
 
 describe('stopping a node the way supervisors do', { timeout: 120_000 }, () => {
