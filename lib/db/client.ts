@@ -131,8 +131,17 @@ export async function query<Row extends object>(text: string, values: unknown[] 
     for (const listener of rawQueryListeners) listener();
   }
   if (!config.databaseUrl) throw new Error('DATABASE_URL is not set: start Atrium with `npm start`, which provides a database.');
-  return (await pool.query<Row>({ name: statementName(text), text, values })).rows;
+  try {
+    return (await pool.query<Row>({ name: statementName(text), text, values })).rows;
+  } catch (error) {
+    if (error && typeof error === 'object') poolErrors.add(error);
+    throw error;
+  }
 }
+
+// The pool's errors, so that a socket error of its own (ECONNREFUSED) is told apart from
+// another connection's (the blob store's, a webhook target's).
+const poolErrors = new WeakSet<object>();
 
 // Each statement is prepared once per connection under a name of its text, so
 // PostgreSQL parses and plans a hot statement once rather than on every call.
@@ -161,17 +170,18 @@ export function isDatabaseBusy(error: unknown): boolean {
 }
 
 // Signs that PostgreSQL itself is down or restarting, rather than a query
-// failing: socket errors, SQLSTATE 57P01-57P03 (shut down, crashed, starting
-// up) and class 08 (connection exceptions), node-postgres's "Connection
-// terminated", and Prisma's and its adapter's names for the same.
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'P1001', 'P1002', 'P1008', 'P1017', '57P01', '57P02', '57P03']);
+// failing: the pool's socket errors, SQLSTATE 57P01-57P03 (shut down, crashed,
+// starting up) and class 08 (connection exceptions), node-postgres's
+// "Connection terminated", and Prisma's and its adapter's names for the same.
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
+const UNREACHABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', '57P01', '57P02', '57P03']);
 const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout']);
 
 /** True when `error` (or what it wraps) says PostgreSQL cannot be reached now. */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;
   const { code, kind, message, cause, meta } = error as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
-  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || (SOCKET_CODES.has(code) && poolErrors.has(error)))) return true;
   if (typeof kind === 'string' && UNREACHABLE_KINDS.has(kind)) return true;
   if (typeof message === 'string' && /^Connection terminated|the database system is (shutting down|starting up|in recovery mode)/.test(message)) return true;
   return isDatabaseUnavailable(cause, depth + 1) || isDatabaseUnavailable(meta?.driverAdapterError, depth + 1);

@@ -115,6 +115,13 @@ describe('a room socket while PostgreSQL is down', { timeout: 120_000 }, () => {
       expect(Number(answer.retryAfter)).toBeGreaterThan(0);
       expect(JSON.parse(answer.text).error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/database is unavailable/i) });
       expect(await refusals()).toBe(before + 1);
+
+      // Another service's refused connection is not taken for the database's.
+      const { isDatabaseUnavailable, query } = await import('@/lib/db/client.ts');
+      expect(isDatabaseUnavailable(await query('SELECT 1').catch((error: unknown) => error))).toBe(true);
+      const elsewhere = await fetch(`http://127.0.0.1:${await freePort()}/`).catch((error: unknown) => error);
+      expect(isDatabaseUnavailable(elsewhere)).toBe(false);
+      expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9000'), { code: 'ECONNREFUSED' }))).toBe(false);
     } finally {
       await startPostgres();
       await realtime.stop();
