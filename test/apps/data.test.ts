@@ -105,7 +105,8 @@ describe('app data in space databases', () => {
     const exports = Array.from({ length: 10 }, () => w.must(200, 'GET', `/v1/spaces/${big.id}/db/export`, { as: w.people.owner }).then(() => (exported += 1)));
     const queued = async () => {
       const { values } = await registry.getSingleMetric('atrium_spacedb_workers')!.get();
-      return values.filter((v) => v.labels.state !== 'idle').reduce((sum, v) => sum + v.value, 0);
+      const [waiting] = (await registry.getSingleMetric('atrium_spacedb_queued_jobs')!.get()).values;
+      return (values.find((v) => v.labels.state === 'busy')?.value ?? 0) + (waiting?.value ?? 0);
     };
     while ((await queued()) < 10) await new Promise((resolve) => setTimeout(resolve, 20));
 

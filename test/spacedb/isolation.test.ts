@@ -34,8 +34,8 @@ afterEach(async () => {
 /** The pool's processes running a job, and jobs waiting for one (its metrics). */
 async function workers(): Promise<{ busy: number; queued: number }> {
   const { values } = await registry.getSingleMetric('atrium_spacedb_workers')!.get();
-  const state = (name: string) => values.find((v) => v.labels.state === name)?.value ?? 0;
-  return { busy: state('busy'), queued: state('queued') };
+  const [queued] = (await registry.getSingleMetric('atrium_spacedb_queued_jobs')!.get()).values;
+  return { busy: values.find((v) => v.labels.state === 'busy')?.value ?? 0, queued: queued?.value ?? 0 };
 }
 
 async function until(condition: () => Promise<boolean>): Promise<void> {
