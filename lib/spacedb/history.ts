@@ -20,6 +20,7 @@ import { config } from '../config.ts';
 import { db, Prisma, query } from '../db/client.ts';
 import { blobStore } from '../storage/index.ts';
 import { JobRefused } from './pool.ts';
+import { KeyedRwLock } from './rw-lock.ts';
 import type { Delta } from './worker.ts';
 
 type Tx = Prisma.TransactionClient;
@@ -255,49 +256,8 @@ export function removeScratch(file: string): void {
 
 // Per space in this process, the cache file is shared by reads and had alone
 // by a write or by bringing the file up to the head: it is rewritten only
-// then, never under an open connection. Reads wait for a write under way or
-// queued before them; a write waits for the reads under way.
-type Gate = { exclusive: Promise<void>; readers: Set<Promise<unknown>> };
-const gates = new Map<string, Gate>();
-
-function gateOf(spaceId: string): Gate {
-  let gate = gates.get(spaceId);
-  if (!gate) gates.set(spaceId, (gate = { exclusive: Promise.resolve(), readers: new Set() }));
-  return gate;
-}
-
-function settle(spaceId: string, gate: Gate, tail: Promise<void>) {
-  if (gate.exclusive === tail && gate.readers.size === 0) gates.delete(spaceId);
-}
-
-async function shared<T>(spaceId: string, job: () => Promise<T>): Promise<T> {
-  const gate = gateOf(spaceId);
-  const tail = gate.exclusive;
-  await tail;
-  const running = job();
-  gate.readers.add(running);
-  try {
-    return await running;
-  } finally {
-    gate.readers.delete(running);
-    settle(spaceId, gate, tail);
-  }
-}
-
-export function exclusive<T>(spaceId: string, job: () => Promise<T>): Promise<T> {
-  const gate = gateOf(spaceId);
-  const result = gate.exclusive.then(async () => {
-    await Promise.allSettled([...gate.readers]);
-    return job();
-  });
-  const tail = result.then(
-    () => undefined,
-    () => undefined,
-  );
-  gate.exclusive = tail;
-  void tail.then(() => settle(spaceId, gate, tail));
-  return result;
-}
+// then, never under an open connection.
+const fileLock = new KeyedRwLock();
 
 /**
  * Runs `job` holding the space's write lock (a transaction-scoped advisory
@@ -315,7 +275,7 @@ export async function withWriteLock<T, R extends { release(): void }>(
   reserve: () => Promise<R>,
   job: (tx: Tx, head: Head, file: string, reserved: R) => Promise<T>,
 ): Promise<T> {
-  return exclusive(spaceId, async () => {
+  return fileLock.write(spaceId, async () => {
     const reserved = await reserve();
     try {
       return await db.$transaction(
@@ -347,9 +307,9 @@ export async function withReadCache<T>(spaceId: string, job: (file: string) => P
   const head = row?.headSeq ?? 0;
   const current = () => (cachedSeq.get(spaceId) ?? -1) >= head;
   for (;;) {
-    const answer = await shared(spaceId, async () => (current() ? { value: await job(cacheFile(spaceId)) } : null));
+    const answer = await fileLock.read(spaceId, async () => (current() ? { value: await job(cacheFile(spaceId)) } : null));
     if (answer) return answer.value;
-    await exclusive(spaceId, async () => {
+    await fileLock.write(spaceId, async () => {
       if (!current()) await syncCache(db, spaceId, head);
     });
   }
