@@ -151,7 +151,8 @@ function admitWrite(owner: Asker, spaceId: string): () => void {
 }
 
 function asApiError(error: unknown, deadlineMs: number): unknown {
-  if (error instanceof JobRefused) return new ApiError(error.refusal.code, error.refusal.message);
+  // A cache fault is the server's: history.ts rebuilds the file and runs the job again.
+  if (error instanceof JobRefused) return error.refusal.code === 'cache_fault' ? error : new ApiError(error.refusal.code, error.refusal.message);
   if (error instanceof PoolClosed) return new ApiError('unavailable', 'This server is stopping; try again in a moment.');
   if (error instanceof JobKilled) return new ApiError('bad_request', `${error.message} Queries may run for at most ${deadlineMs / 1000} s${deadlineMs < config.spacedbTimeoutMs ? ' when not signed in' : ''}.`);
   return error;
@@ -234,7 +235,7 @@ async function runWrite(
   const release = admitWrite(owner, spaceId);
   try {
     return await withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(owner, spaceId), async (tx, head, file, lease) => {
-      const result = await lease.run<RunResult>({ op: 'run', file, ...job, write: true, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
+      const result = await lease.run<RunResult>({ op: 'run', file, ...job, write: true, expectSha: head.fileSha, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
       if (result.delta) {
         const { seq } = await recordDelta(tx, spaceId, head, result.delta, file);
         noteCached(spaceId, seq);
@@ -387,7 +388,7 @@ export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ 
       // The moment just before the reset's change (history times strictly increase).
       before = nextAt(head).getTime() - 1;
       if (drops.length === 0) return;
-      const result = await lease.run<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, maxPageCount: pages, maxRows: 0, maxBytes: 0 });
+      const result = await lease.run<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, expectSha: head.fileSha, maxPageCount: pages, maxRows: 0, maxBytes: 0 });
       if (result.delta) noteCached(spaceId, (await recordDelta(tx, spaceId, head, result.delta, file)).seq);
       await tx.spaceDbWrite.create({
         data: { id: newId('spaceDbWrite'), spaceId, userId: caller.actor!.user.id, origin: origin(caller, 'member'), statement: '-- reset: every table dropped', rowsWritten: result.rowsWritten },

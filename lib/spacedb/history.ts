@@ -11,14 +11,19 @@
 //
 // Each instance keeps a cache file per space under DATA_DIR and brings it up to
 // the head before every job. Writers hold a Postgres advisory lock on the space
-// for the whole write, so there is one writer at a time across instances.
+// for the whole write, so there is one writer at a time across instances, and
+// read the head in the lock's transaction. Each change records the SHA-256 of
+// the whole file after it (file-state.ts): a write runs only on a file that
+// matches the head's, and a replay is checked against its target's.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { config } from '../config.ts';
 import { db, Prisma, query } from '../db/client.ts';
+import { ApiError } from '../http/errors.ts';
 import { blobStore } from '../storage/index.ts';
+import { bytesSha, fileMatches } from './file-state.ts';
 import { JobRefused } from './pool.ts';
 import { KeyedRwLock } from './rw-lock.ts';
 import type { Delta } from './worker.ts';
@@ -118,30 +123,32 @@ export async function storeImage(bytes: Buffer): Promise<{ sha256: string; size:
   return { sha256: stored.sha256, size: bytes.length };
 }
 
-/**
- * Writes the state as of change `target` into `file`. Starts from the file's
- * own state when it holds an earlier change (`from`) and no image lies between,
- * else from the newest snapshot or image at or before the target.
- */
-export async function materialize(client: Tx | typeof db, spaceId: string, target: number, file: string, from: number | null): Promise<void> {
+/** The file's SHA-256 after change `seq`, as recorded (null: none recorded, or the empty database). */
+async function recordedSha(client: Tx | typeof db, spaceId: string, seq: number): Promise<string | null> {
+  if (seq === 0) return null;
+  const change = await client.spaceDbChange.findUnique({ where: { spaceId_seq: { spaceId, seq } }, select: { fileSha: true } });
+  return change?.fileSha ?? null;
+}
+
+/** The newest snapshot or image below change `below`: its seq, its blob and the file's recorded SHA-256 after it. */
+async function baseBelow(client: Tx | typeof db, spaceId: string, below: number): Promise<{ seq: number; blob: string; fileSha: string | null } | null> {
   // One after the other: inside a transaction there is one connection.
-  const snapshot = await client.spaceDbSnapshot.findFirst({ where: { spaceId, seq: { lte: target } }, orderBy: { seq: 'desc' } });
-  const image = await client.spaceDbChange.findFirst({ where: { spaceId, seq: { lte: target }, imageSha: { not: null } }, orderBy: { seq: 'desc' }, select: { seq: true, imageSha: true } });
-  const base = Math.max(snapshot?.seq ?? 0, image?.seq ?? 0);
-  let start: number;
-  if (from !== null && from <= target && from >= (image?.seq ?? 0) && (from >= base || target - from < target - base)) {
-    start = from;
-  } else {
-    removeFiles(file);
-    if (base > 0) {
-      const sha = image && image.seq === base ? image.imageSha! : snapshot!.sha256;
-      fs.writeFileSync(file, await readImage(sha));
-    }
-    start = base;
-  }
+  const snapshot = await client.spaceDbSnapshot.findFirst({ where: { spaceId, seq: { lt: below } }, orderBy: { seq: 'desc' }, select: { seq: true, sha256: true } });
+  const image = await client.spaceDbChange.findFirst({
+    where: { spaceId, seq: { lt: below }, imageSha: { not: null } },
+    orderBy: { seq: 'desc' },
+    select: { seq: true, imageSha: true, fileSha: true },
+  });
+  if (image && image.seq >= (snapshot?.seq ?? 0)) return { seq: image.seq, blob: image.imageSha!, fileSha: image.fileSha };
+  if (!snapshot) return null;
+  return { seq: snapshot.seq, blob: snapshot.sha256, fileSha: await recordedSha(client, spaceId, snapshot.seq) };
+}
+
+/** Writes the changes after `after` up to `target` over `file`. */
+async function replay(client: Tx | typeof db, spaceId: string, after: number, target: number, file: string): Promise<void> {
   for (const suffix of ['-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
   // In batches, so that a long replay never holds every change in memory.
-  for (let after = start; after < target; ) {
+  while (after < target) {
     const changes = await client.spaceDbChange.findMany({
       where: { spaceId, seq: { gt: after, lte: target } },
       orderBy: { seq: 'asc' },
@@ -159,7 +166,52 @@ export async function materialize(client: Tx | typeof db, spaceId: string, targe
   }
 }
 
-/** Brings this instance's cache file up to `head`; returns its path. */
+/** How many damaged snapshots a rebuild passes over before it gives up. */
+const MAX_BASES_TRIED = 4;
+
+/**
+ * Writes the state as of change `target` into `file`, and checks it against
+ * the checksum recorded with the target. Starts from the file's own state
+ * when it holds an earlier change (`from`) and no base (snapshot or image)
+ * lies closer, else from the newest base whose bytes are what was recorded.
+ * A file that fails the check is rebuilt from a base; when no base gives the
+ * recorded state, the space answers 503 rather than run on a wrong file.
+ */
+export async function materialize(client: Tx | typeof db, spaceId: string, target: number, file: string, from: number | null): Promise<void> {
+  const expected = await recordedSha(client, spaceId, target);
+  let base = await baseBelow(client, spaceId, target + 1);
+  if (from !== null && from <= target && from >= (base?.seq ?? 0)) {
+    await replay(client, spaceId, from, target, file);
+    if (fileMatches(file, expected)) return;
+  }
+  for (let tried = 0; tried < MAX_BASES_TRIED; tried++) {
+    removeFiles(file);
+    if (base) fs.writeFileSync(file, await readImage(base.blob));
+    const good = !base || fileMatches(file, base.fileSha);
+    if (good) {
+      await replay(client, spaceId, base?.seq ?? 0, target, file);
+      if (fileMatches(file, expected)) return;
+    }
+    // A damaged base is passed over; a good one that replays wrong means the history is wrong past it: stop.
+    if (!base || good) break;
+    base = await baseBelow(client, spaceId, base.seq);
+  }
+  removeFiles(file);
+  throw cacheUnavailable();
+}
+
+/** The answer when a space's file cannot be brought to a state its history vouches for. */
+function cacheUnavailable(): ApiError {
+  return new ApiError('unavailable', "This space's database could not be read back from its history; try again in a moment.", { 'retry-after': '5' });
+}
+
+export const isCacheFault = (error: unknown): boolean => error instanceof JobRefused && error.refusal.code === 'cache_fault';
+
+/**
+ * Brings this instance's cache file up to `head`; returns its path. What this
+ * process remembers of the file is a hint: a write checks the file itself
+ * (worker.ts), and a replay checks what it built.
+ */
 export async function syncCache(client: Tx | typeof db, spaceId: string, head: number): Promise<string> {
   const file = cacheFile(spaceId);
   const have = cachedSeq.get(spaceId);
@@ -175,6 +227,8 @@ export function noteCached(spaceId: string, seq: number): void {
 }
 
 export type Head = { headSeq: number; headAt: Date; sinceSnapshotBytes: bigint };
+/** The head read under the space's lock, with the file's SHA-256 that a write must find. */
+export type LockedHead = Head & { fileSha: string | null };
 
 /** The head of a space's history (a fresh, empty one when it has none yet). */
 export async function headOf(client: Tx | typeof db, spaceId: string): Promise<Head> {
@@ -192,7 +246,7 @@ export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: De
   const seq = head.headSeq + 1;
   const at = nextAt(head);
   const pages = encodePages(delta);
-  await tx.spaceDbChange.create({ data: { spaceId, seq, at, pageSize: delta.pageSize, pageCount: delta.pageCount, pages: new Uint8Array(pages) } });
+  await tx.spaceDbChange.create({ data: { spaceId, seq, at, pageSize: delta.pageSize, pageCount: delta.pageCount, pages: new Uint8Array(pages), fileSha: delta.fileSha } });
   let since = head.sinceSnapshotBytes + BigInt(pages.length);
   const size = delta.pageCount * delta.pageSize;
   if (since > BigInt(Math.max(SNAPSHOT_MIN_BYTES, size))) {
@@ -235,7 +289,9 @@ export async function recordImage(tx: Tx, spaceId: string, head: Head, bytes: Bu
   const seq = head.headSeq + 1;
   const at = nextAt(head);
   const pageSize = bytes.length >= 100 ? bytes.readUInt16BE(16) || 65536 : 4096;
-  await tx.spaceDbChange.create({ data: { spaceId, seq, at, pageSize, pageCount: Math.ceil(bytes.length / pageSize), imageSha: image.sha256, imageSize: image.size } });
+  await tx.spaceDbChange.create({
+    data: { spaceId, seq, at, pageSize, pageCount: Math.ceil(bytes.length / pageSize), imageSha: image.sha256, imageSize: image.size, fileSha: bytesSha(bytes) },
+  });
   await tx.spaceDatabase.upsert({
     where: { spaceId },
     create: { spaceId, headSeq: seq, headAt: at, sinceSnapshotBytes: 0n },
@@ -260,20 +316,19 @@ export function removeScratch(file: string): void {
 const fileLock = new KeyedRwLock();
 
 /**
- * Runs `job` holding the space's write lock (a transaction-scoped advisory
- * lock, so it ends with the transaction even if this process dies), with the
- * cache file at the head.
- */
-/**
- * Runs a write `job` holding the space's lock, in a transaction. `reserve`
- * (a query process) is taken first, after this node's earlier writes to the
- * space: a write waiting for a process holds no database connection.
+ * Runs a write `job` holding the space's lock (a transaction-scoped advisory
+ * lock, so it ends with the transaction even if this process dies), on the
+ * cache file at the head read in that same transaction. `reserve` (a query
+ * process) is taken first, after this node's earlier writes to the space: a
+ * write waiting for a process holds no database connection. A job that finds
+ * the file damaged or behind (a cache fault) is run once more on a file
+ * rebuilt from the history, else answered 503.
  */
 export async function withWriteLock<T, R extends { release(): void }>(
   spaceId: string,
   timeoutMs: number,
   reserve: () => Promise<R>,
-  job: (tx: Tx, head: Head, file: string, reserved: R) => Promise<T>,
+  job: (tx: Tx, head: LockedHead, file: string, reserved: R) => Promise<T>,
 ): Promise<T> {
   return fileLock.write(spaceId, async () => {
     const reserved = await reserve();
@@ -282,8 +337,18 @@ export async function withWriteLock<T, R extends { release(): void }>(
         async (tx) => {
           await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`spacedb:${spaceId}`}, 0))`;
           const head = await headOf(tx, spaceId);
-          const file = await syncCache(tx, spaceId, head.headSeq);
-          return job(tx, head, file, reserved);
+          const locked = { ...head, fileSha: await recordedSha(tx, spaceId, head.headSeq) };
+          try {
+            return await job(tx, locked, await syncCache(tx, spaceId, head.headSeq), reserved);
+          } catch (error) {
+            if (!isCacheFault(error)) throw error;
+            dropCache(spaceId);
+          }
+          try {
+            return await job(tx, locked, await syncCache(tx, spaceId, head.headSeq), reserved);
+          } catch (error) {
+            throw isCacheFault(error) ? cacheUnavailable() : error;
+          }
         },
         { timeout: timeoutMs + 60_000, maxWait: 30_000 },
       );
@@ -300,16 +365,28 @@ export async function withWriteLock<T, R extends { release(): void }>(
 
 /**
  * Runs a read `job` on the cache file at the current head or a later one
- * (this node's own writes since), beside the space's other reads.
+ * (this node's own writes since), beside the space's other reads. A read that
+ * finds the file damaged runs once more on a file rebuilt from the history,
+ * else is answered 503.
  */
 export async function withReadCache<T>(spaceId: string, job: (file: string) => Promise<T>): Promise<T> {
   const [row] = await query<{ headSeq: number }>(HEAD_SEQ, [spaceId]);
   const head = row?.headSeq ?? 0;
   const current = () => (cachedSeq.get(spaceId) ?? -1) >= head;
-  for (;;) {
-    const answer = await fileLock.read(spaceId, async () => (current() ? { value: await job(cacheFile(spaceId)) } : null));
-    if (answer) return answer.value;
+  for (let faults = 0; ; ) {
+    const answer = await fileLock.read(spaceId, async () => {
+      if (!current()) return null;
+      try {
+        return { value: await job(cacheFile(spaceId)) };
+      } catch (error) {
+        if (!isCacheFault(error)) throw error;
+        return { fault: true as const };
+      }
+    });
+    if (answer && 'value' in answer) return answer.value;
+    if (answer && ++faults > 1) throw cacheUnavailable();
     await fileLock.write(spaceId, async () => {
+      if (answer) dropCache(spaceId);
       if (!current()) await syncCache(db, spaceId, head);
     });
   }

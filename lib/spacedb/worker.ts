@@ -10,6 +10,7 @@
 // tables with or without a primary key, schema changes).
 import fs from 'node:fs';
 import { constants, DatabaseSync, type StatementSync } from 'node:sqlite';
+import { fileMatches, fileSha } from './file-state.ts';
 import { splitStatements, type Statement } from './sql.ts';
 
 export type Value = string | number | null | { blob: string };
@@ -20,6 +21,8 @@ export type RunJob = {
   sql: string;
   params: (string | number | null)[];
   write: boolean;
+  /** For a write: the file's SHA-256 as the head change recorded it (null: not recorded); on another file nothing is run. */
+  expectSha?: string | null;
   maxPageCount: number;
   maxRows: number;
   maxBytes: number;
@@ -29,13 +32,19 @@ export type TablesJob = { op: 'tables'; file: string; counts: boolean };
 export type DumpJob = { op: 'dump'; file: string };
 export type Job = RunJob | CheckJob | TablesJob | DumpJob;
 
-export type Delta = { pageSize: number; pageCount: number; pages: { pgno: number; data: Uint8Array }[] };
+/** A committed write's pages, and the SHA-256 of the whole file after it (file-state.ts). */
+export type Delta = { pageSize: number; pageCount: number; pages: { pgno: number; data: Uint8Array }[]; fileSha: string };
 export type RunResult = { columns: string[]; rows: Value[][]; rowsRead: number; rowsWritten: number; truncated: boolean; delta: Delta | null };
 export type TableInfo = { name: string; type: string; columns: { name: string; type: string; notNull: boolean; primaryKey: boolean }[]; rows: number | null; size: number };
 export type TablesResult = { tables: TableInfo[]; databaseSize: number };
 
-/** A refusal the parent turns into 400 (or 413 for `too_large`). */
-export type Refusal = { refused: true; code: 'bad_request' | 'too_large'; message: string };
+/**
+ * A refusal the parent turns into 400 (or 413 for `too_large`). `cache_fault`
+ * is the server's, never the caller's: the file is not the one the history
+ * says (or SQLite finds it damaged), and the parent rebuilds it.
+ */
+export type Refusal = { refused: true; code: RefusalCode; message: string };
+type RefusalCode = 'bad_request' | 'too_large' | 'cache_fault';
 
 /** D1's limits (2 MB per row, string or blob; 100 KB of SQL; 100 columns; 100 bound parameters). */
 export const LIMITS = { length: 2_000_000, sqlLength: 100_000, column: 100, variableNumber: 100, exprDepth: 100, attach: 0, triggerDepth: 32 };
@@ -52,8 +61,8 @@ const WRITES = new Set([
 ]);
 
 class Refused extends Error {
-  readonly code: 'bad_request' | 'too_large';
-  constructor(message: string, code: 'bad_request' | 'too_large' = 'bad_request') {
+  readonly code: RefusalCode;
+  constructor(message: string, code: RefusalCode = 'bad_request') {
     super(message);
     this.code = code;
   }
@@ -165,7 +174,7 @@ function readWal(file: string): Delta | null {
     if (commitSize > 0) {
       for (const [pgno, data] of pending) pages.set(pgno, data);
       pending = new Map();
-      committed = { pageSize, pageCount: commitSize, pages: [] };
+      committed = { pageSize, pageCount: commitSize, pages: [], fileSha: '' };
     }
   }
   if (!committed) return null;
@@ -340,8 +349,13 @@ function dump(job: DumpJob): { text: string } {
 
 function handle(job: Job): unknown {
   switch (job.op) {
-    case 'run':
-      return run(job);
+    case 'run': {
+      if (job.write && !fileMatches(job.file, job.expectSha ?? null)) throw new Refused('The cache file is not at the head of its history.', 'cache_fault');
+      const result = run(job);
+      // Checkpointed and closed: the file is now what replaying the history gives.
+      if (result.delta) result.delta.fileSha = fileSha(job.file);
+      return result;
+    }
     case 'check':
       return check(job);
     // The worker's own SQL over the schema: no sandbox needed.
@@ -352,9 +366,15 @@ function handle(job: Job): unknown {
   }
 }
 
+// SQLite's primary result codes for a damaged file.
+const SQLITE_CORRUPT = 11;
+const SQLITE_NOTADB = 26;
+
 function describe(error: unknown): Refusal {
   if (error instanceof Refused) return { refused: true, code: error.code, message: error.message };
   const message = error instanceof Error ? error.message : String(error);
+  const primary = Number((error as { errcode?: unknown }).errcode) & 0xff;
+  if (primary === SQLITE_CORRUPT || primary === SQLITE_NOTADB) return { refused: true, code: 'cache_fault', message: `SQLite: ${message}` };
   if (/database or disk is full/i.test(message)) return { refused: true, code: 'too_large', message: "The space's database is full: it reached its plan's size limit." };
   if (/string or blob too big|too many columns|too many SQL variables|Expression tree is too large|statement too long/i.test(message)) {
     return { refused: true, code: 'bad_request', message: `Over a limit: ${message} (limits: ${LIMITS.length} bytes per value, ${LIMITS.sqlLength} bytes of SQL, ${LIMITS.column} columns, ${LIMITS.variableNumber} parameters, expression depth ${LIMITS.exprDepth}).` };

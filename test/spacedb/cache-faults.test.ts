@@ -1,0 +1,94 @@
+// A node's cache file of a space database is only a cache: a file that is
+// behind while the node believes it at the head, a damaged file, and a history
+// that does not replay to what it recorded are each met with a rebuild or a
+// 503, never with a write on the wrong file or a 400 blamed on the caller.
+import fs from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { db as prisma } from '@/lib/db/client.ts';
+import { closePool } from '@/lib/spacedb/database.ts';
+import { cacheFile, dropCache, materialize, removeScratch, scratchFile } from '@/lib/spacedb/history.ts';
+import { signIn } from '../helpers.ts';
+import { makeSpace } from '../spaces/fixtures.ts';
+import { dbClient, sql } from './fixtures.ts';
+
+afterAll(() => closePool());
+
+async function setup(handle: string) {
+  const { token } = await signIn(handle);
+  const space = await makeSpace(token, handle);
+  const client = dbClient(space.id);
+  await sql(client, token, 'CREATE TABLE w (id INTEGER PRIMARY KEY, tag TEXT UNIQUE, at INTEGER)');
+  return { token, spaceId: space.id as string, client };
+}
+
+const insert = (client: ReturnType<typeof dbClient>, token: string, tag: string) => sql(client, token, 'INSERT INTO w (tag, at) VALUES (?, 0)', [tag]);
+
+/** The head state replayed from the history alone. */
+async function replayed(spaceId: string): Promise<Buffer> {
+  const head = (await prisma.spaceDatabase.findUniqueOrThrow({ where: { spaceId } })).headSeq;
+  const scratch = scratchFile();
+  try {
+    await materialize(prisma, spaceId, head, scratch, null);
+    return fs.readFileSync(scratch);
+  } finally {
+    removeScratch(scratch);
+  }
+}
+
+function quickCheck(file: string): string {
+  const check = new DatabaseSync(file, { readOnly: true });
+  try {
+    return String((check.prepare('PRAGMA quick_check').get() as { quick_check: string }).quick_check);
+  } finally {
+    check.close();
+  }
+}
+
+describe('a cache file the node believes at the head', () => {
+  it('is checked before a write: a file left behind is rebuilt, and no acknowledged row is lost', async () => {
+    const { token, spaceId, client } = await setup('dbf-stale');
+    await insert(client, token, 'a');
+    const behind = fs.readFileSync(cacheFile(spaceId));
+    await insert(client, token, 'b');
+    await insert(client, token, 'c');
+    // The file goes back two changes while the node still remembers it at the head.
+    fs.writeFileSync(cacheFile(spaceId), behind);
+
+    await insert(client, token, 'd');
+    const rows = await sql(client, token, 'SELECT tag FROM w ORDER BY id', [], false);
+    expect(rows.rows).toEqual([['a'], ['b'], ['c'], ['d']]);
+    expect(quickCheck(cacheFile(spaceId))).toBe('ok');
+    expect((await replayed(spaceId)).equals(fs.readFileSync(cacheFile(spaceId)))).toBe(true);
+  });
+
+  it('answers a read on a damaged file from a rebuilt one, not with a 400', async () => {
+    const { token, spaceId, client } = await setup('dbf-damaged');
+    await insert(client, token, 'a');
+    const file = cacheFile(spaceId);
+    fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size, 7));
+
+    const read = await client.query({ token }, { sql: 'SELECT tag FROM w', params: [], write: false });
+    expect(read.status, read.text).toBe(200);
+    expect(read.json.rows).toEqual([['a']]);
+  });
+});
+
+describe('a history that does not replay to what it recorded', () => {
+  it('is answered 503 with Retry-After in the error envelope, not served', async () => {
+    const { token, spaceId, client } = await setup('dbf-history');
+    await insert(client, token, 'a');
+    const head = (await prisma.spaceDatabase.findUniqueOrThrow({ where: { spaceId } })).headSeq;
+    await prisma.spaceDbChange.update({ where: { spaceId_seq: { spaceId, seq: head } }, data: { fileSha: '0'.repeat(64) } });
+    dropCache(spaceId);
+
+    const read = await client.query({ token }, { sql: 'SELECT tag FROM w', params: [], write: false });
+    expect(read.status, read.text).toBe(503);
+    expect(read.headers.get('retry-after')).toBe('5');
+    expect(read.json.error.code).toBe('unavailable');
+    expect(read.json.error.message).toMatch(/could not be read back/);
+    const write = await client.query({ token }, { sql: "INSERT INTO w (tag, at) VALUES ('b', 0)", params: [], write: true });
+    expect(write.status, write.text).toBe(503);
+    expect(await prisma.spaceDatabase.findUniqueOrThrow({ where: { spaceId } })).toMatchObject({ headSeq: head });
+  });
+});
