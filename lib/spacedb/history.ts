@@ -374,19 +374,19 @@ export async function withReadCache<T>(spaceId: string, job: (file: string) => P
   const head = row?.headSeq ?? 0;
   const current = () => (cachedSeq.get(spaceId) ?? -1) >= head;
   for (let faults = 0; ; ) {
-    const answer = await fileLock.read(spaceId, async () => {
-      if (!current()) return null;
+    const answer = await fileLock.read<{ value: T } | 'behind' | 'damaged'>(spaceId, async () => {
+      if (!current()) return 'behind';
       try {
         return { value: await job(cacheFile(spaceId)) };
       } catch (error) {
         if (!isCacheFault(error)) throw error;
-        return { fault: true as const };
+        return 'damaged';
       }
     });
-    if (answer && 'value' in answer) return answer.value;
-    if (answer && ++faults > 1) throw cacheUnavailable();
+    if (typeof answer === 'object') return answer.value;
+    if (answer === 'damaged' && ++faults > 1) throw cacheUnavailable();
     await fileLock.write(spaceId, async () => {
-      if (answer) dropCache(spaceId);
+      if (answer === 'damaged') dropCache(spaceId);
       if (!current()) await syncCache(db, spaceId, head);
     });
   }
