@@ -3,8 +3,10 @@
 // that does not replay to what it recorded are each met with a rebuild or a
 // 503, never with a write on the wrong file or a 400 blamed on the caller.
 import fs from 'node:fs';
+import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { config } from '@/lib/config.ts';
 import { db as prisma } from '@/lib/db/client.ts';
 import { closePool } from '@/lib/spacedb/database.ts';
 import { cacheFile, dropCache, materialize, removeScratch, scratchFile } from '@/lib/spacedb/history.ts';
@@ -71,6 +73,31 @@ describe('a cache file the node believes at the head', () => {
     const read = await client.query({ token }, { sql: 'SELECT tag FROM w', params: [], write: false });
     expect(read.status, read.text).toBe(200);
     expect(read.json.rows).toEqual([['a']]);
+  });
+});
+
+describe('a damaged snapshot', () => {
+  it('is passed over: the file is rebuilt from an older base and the history after it', async () => {
+    const { token, spaceId, client } = await setup('dbf-snapshot');
+    await sql(client, token, 'CREATE TABLE b (id INTEGER PRIMARY KEY, v BLOB)');
+    await sql(client, token, 'INSERT INTO b VALUES (1, randomblob(600000))');
+    // Rewriting the blob adds changes, not size, until a snapshot is due.
+    for (let i = 0; i < 6 && (await prisma.spaceDbSnapshot.count({ where: { spaceId } })) === 0; i++) await sql(client, token, 'UPDATE b SET v = randomblob(600000)');
+    const [snapshot] = await prisma.spaceDbSnapshot.findMany({ where: { spaceId } });
+    expect(snapshot).toBeDefined();
+    await insert(client, token, 'after the snapshot');
+    const expected = await sql(client, token, 'SELECT hex(v) FROM b', [], false);
+
+    // Bytes in the middle of the stored image are flipped, its header left as it was.
+    const blob = path.join(config.dataDir, 'blobs', snapshot.sha256.slice(0, 2), snapshot.sha256.slice(2, 4), snapshot.sha256);
+    const bytes = fs.readFileSync(blob);
+    bytes.fill(0xff, 8192, 16384);
+    fs.writeFileSync(blob, bytes);
+    dropCache(spaceId);
+
+    expect((await sql(client, token, 'SELECT hex(v) FROM b', [], false)).rows).toEqual(expected.rows);
+    expect((await sql(client, token, 'SELECT tag FROM w', [], false)).rows).toEqual([['after the snapshot']]);
+    expect(quickCheck(cacheFile(spaceId))).toBe('ok');
   });
 });
 
