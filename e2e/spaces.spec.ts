@@ -89,9 +89,10 @@ test('a space admin adds a custom domain, is told what DNS it needs and why it d
     await card.getByRole('button', { name: 'Add domain' }).click();
     const entry = card.getByRole('listitem', { name: `docs-${width}.unreachable.example` });
     await expect(entry).toContainText('Waiting for DNS');
-    await expect(entry.getByRole('code')).toContainText(`http://docs-${width}.unreachable.example/.well-known/atrium-verify/`);
+    await expect(entry.getByRole('code').first()).toContainText(`_atrium-challenge.docs-${width}.unreachable.example`);
+    await expect(entry.getByRole('code').nth(1)).toContainText('atrium-verify=');
     await entry.getByRole('button', { name: `Verify docs-${width}.unreachable.example` }).click();
-    await expect(card.getByRole('alert')).toContainText('does not reach this Atrium yet');
+    await expect(card.getByRole('alert')).toContainText(`docs-${width}.unreachable.example is not verified yet`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await entry.getByRole('button', { name: `Remove docs-${width}.unreachable.example` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();

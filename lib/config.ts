@@ -2,6 +2,7 @@
 // stops start-up with a message naming the variable. Every variable here is
 // documented in the README's configuration table.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -19,6 +20,12 @@ const seconds = (fallback: string) =>
     .default(fallback)
     .refine((v) => /^\d+$/.test(v) && Number.isSafeInteger(Number(v)), 'must be a whole number of seconds')
     .transform(Number);
+
+/** An address as node:dns takes it: 1.1.1.1, 1.1.1.1:53, 2606:4700::1111 or [2606:4700::1111]:53. */
+function isDnsServer(server: string): boolean {
+  const [, address, port] = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(server)?.filter((part) => part !== undefined) ?? [null, server, null];
+  return isIP(address ?? '') !== 0 && (port === null || (Number(port) >= 1 && Number(port) <= 65535));
+}
 
 const price = z.string().regex(/^price_\w+$/, 'must be a Stripe price id (price_…)');
 
@@ -83,6 +90,12 @@ const schema = z.object({
   STORAGE_SWEEP_SECONDS: seconds('900'),
   SPACEDB_TIMEOUT_SECONDS: seconds('30'),
   SPACEDB_WORKERS: z.coerce.number().int().min(1).max(64).default(3),
+  // Custom domains' TXT records are looked up here (comma-separated addresses, with an optional port); unset: the system's resolvers.
+  DNS_SERVERS: z
+    .string()
+    .transform((value) => value.split(',').map((server) => server.trim()))
+    .refine((servers) => servers.every(isDnsServer), 'must be DNS server addresses separated by commas, e.g. 1.1.1.1,[2606:4700::1111]:53')
+    .optional(),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' })
     .optional(),
@@ -229,6 +242,8 @@ export type Config = {
   storageGraceMs: number;
   /** How often the storage sweeper runs; 0 turns it off. */
   storageSweepMs: number;
+  /** The DNS servers custom domains' TXT records are looked up at; empty: the system's. */
+  dnsServers: string[];
   /** Where rate-limit counters live when set (else in Postgres). */
   redisUrl: string | undefined;
   billing: BillingConfig;
@@ -339,6 +354,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       : null,
     storageGraceMs: e.STORAGE_GRACE_SECONDS * 1000,
     storageSweepMs: e.STORAGE_SWEEP_SECONDS * 1000,
+    dnsServers: e.DNS_SERVERS ?? [],
     redisUrl: e.REDIS_URL,
     billing: {
       secretKey: e.BILLING_PROVIDER_SECRET_KEY ?? null,

@@ -128,9 +128,10 @@ export function createFrontServer(options: FrontServerOptions = {}): Server {
     if (content) return respond(contentAnswerer(content));
     const domain = customDomainName(request.headers.host);
     if (!domain) return respond(answererOf(rawPath));
-    // A name of someone's (docs.example.com): a space's custom domain, else the app as before.
+    // A name of someone's (docs.example.com): a space's verified custom domain, else nothing here, never
+    // the app (a removed or unverified name that still points at Atrium must not serve its pages or API).
     domainOf(domain).then(
-      (found) => respond(found ? domainAnswerer(found) : answererOf(rawPath)),
+      (found) => respond(found ? domainAnswerer(found) : OPS_PATHS.has(rawPath) ? answerOps : answerNothing),
       (error: unknown) => {
         log.error('custom domain lookup failed', { requestId: context.requestId, error: error instanceof Error ? error.message : String(error) });
         void sendWebResponse(request, response, errorResponse('unavailable', 'This address cannot be looked up right now; try again shortly.'));

@@ -14,7 +14,6 @@ import { fileResponse } from '../lib/http/files.ts';
 import type { RequestContext } from '../lib/http/request-context.ts';
 import { downloadByTicket } from '../lib/spaces/downloads.ts';
 import { ALIAS_PATTERN } from '../lib/schemas/spaces.ts';
-import { VERIFY_PATH } from '../lib/spaces/domains.ts';
 import { contentHostOf, contentIsSecure } from '../lib/spaces/hosts.ts';
 import { serveSite, SITE_TOKEN_LIFETIME, unlockSite, type SiteAnswer, type SiteVisit } from '../lib/spaces/serving.ts';
 import { headersOf, requestUrl, sendFile, sendWebResponse, toWebRequest } from './http.ts';
@@ -172,23 +171,12 @@ export async function answerDownload(request: IncomingMessage, response: ServerR
   await sendWebResponse(request, response, answer);
 }
 
-/** A request whose Host is a space's custom domain: its verification address, and the space's site once verified. */
-export function domainAnswerer(domain: { spaceId: string; token: string; active: boolean }) {
-  return async (request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string, rawPath: string) => {
+/** A request whose Host is a space's verified custom domain: the space's site. */
+export function domainAnswerer(domain: { spaceId: string }) {
+  return async (request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string) => {
     context.route = 'custom-domain';
-    let answer: Response;
-    if (rawPath.startsWith(VERIFY_PATH)) {
-      answer =
-        rawPath.slice(VERIFY_PATH.length) === domain.token
-          ? new Response(domain.token, { headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } })
-          : notFoundPage('There is nothing here.', null, config.publicUrl);
-    } else if (!domain.active) {
-      answer = notFoundPage('This domain is not verified yet: its owners verify it in Atrium.', null, config.publicUrl);
-    } else {
-      const url = new URL(requestUrl(request, target));
-      return answerVisit(request, response, url, domainSite(url, domain.spaceId));
-    }
-    await sendWebResponse(request, response, answer);
+    const url = new URL(requestUrl(request, target));
+    return answerVisit(request, response, url, domainSite(url, domain.spaceId));
   };
 }
 

@@ -1,5 +1,5 @@
-// Custom domains of a space: a name of yours that serves its site once it
-// points at Atrium and is verified.
+// Custom domains of a space: a name of yours that serves its site once its
+// DNS proves it is yours (a TXT record) and it points at Atrium.
 import type { Command } from 'commander';
 import { spacesApi, type SpaceDomain } from '../../lib/schemas/spaces.ts';
 import { globalOptions, signedInClient } from '../context.ts';
@@ -8,9 +8,12 @@ import { spaceIdFor, withSpaceOption } from '../space-link.ts';
 
 function explain(domain: SpaceDomain) {
   if (domain.status === 'active') return say(`${domain.hostname} serves the space: ${domain.url}`);
-  say(`${domain.hostname} is pending. Point its DNS at this Atrium (a CNAME or A record), then run:`);
+  const { record } = domain.verification;
+  say(`${domain.hostname} is pending. Prove it is yours with this DNS record:`);
+  say(`  ${record.name}  ${record.type}  "${record.value}"`);
+  say(`Point ${domain.hostname} at this Atrium (a CNAME or A record), then run:`);
   say(`  atrium domains verify ${domain.hostname}`);
-  say(`Atrium will fetch ${domain.verification.url}`);
+  if (domain.expiresAt) say(`The claim expires unverified on ${formatTime(domain.expiresAt)}.`);
 }
 
 async function list(this: Command) {

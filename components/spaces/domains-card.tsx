@@ -26,7 +26,7 @@ export function DomainsCard({ spaceId, domains, siteHost }: { spaceId: string; d
     void run(
       () => web.call(spacesApi.addDomain, { params: { id: spaceId }, body: { hostname } }),
       (domain) => {
-        toast({ message: `Added ${domain.hostname}. Point its DNS here, then verify it.` });
+        toast({ message: `Added ${domain.hostname}. Create its TXT record, then verify it.` });
         form.reset();
         router.refresh();
       },
@@ -66,9 +66,13 @@ export function DomainsCard({ spaceId, domains, siteHost }: { spaceId: string; d
               </div>
               {domain.status === 'pending' ? (
                 <div className="mt-2 space-y-2">
-                  <p>Add a CNAME record for {domain.hostname} pointing at this server&apos;s name, then verify. Atrium will fetch:</p>
-                  <CopyField value={domain.verification.url} label={`the verification address of ${domain.hostname}`} />
-                  <p className="text-xs text-slate-500 dark:text-slate-400">For comparison, the site&apos;s own address is {siteHost}.</p>
+                  <p>Prove the name is yours with this TXT record at your DNS host:</p>
+                  <CopyField value={domain.verification.record.name} label={`the TXT record's name for ${domain.hostname}`} />
+                  <CopyField value={domain.verification.record.value} label={`the TXT record's value for ${domain.hostname}`} />
+                  <p>Point {domain.hostname} at this server with a CNAME record, then verify. For comparison, the site&apos;s own address is {siteHost}.</p>
+                  {domain.expiresAt ? (
+                    <p className="text-xs text-slate-500 dark:text-slate-400">Unverified, the claim expires on {new Date(domain.expiresAt).toISOString().slice(0, 10)}.</p>
+                  ) : null}
                 </div>
               ) : (
                 <p className="mt-2">

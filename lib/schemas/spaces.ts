@@ -125,8 +125,14 @@ export const spaceDomain = z
     hostname: z.string(),
     status: z.enum(['pending', 'active']).meta({ description: 'active once verified: then the site is served at the name.' }),
     url: z.string().meta({ description: 'The site at the name (https: TLS is the proxy in front, see docs/deploy.md).' }),
-    verification: z.object({ token: z.string(), url: z.string().meta({ description: 'What Atrium fetches to verify: it answers the token there once the name points at it.' }) }),
+    verification: z.object({
+      token: z.string(),
+      record: z
+        .object({ type: z.literal('TXT'), name: z.string(), value: z.string() })
+        .meta({ description: 'The DNS record that proves the name is yours: verifying looks it up. It may stay once verified.' }),
+    }),
     verifiedAt: timestamp.nullable(),
+    expiresAt: timestamp.nullable().meta({ description: 'When a pending claim expires unverified (7 days after it was added); null once active.' }),
     createdAt: timestamp,
   })
   .meta({ id: 'SpaceDomain' });
@@ -421,11 +427,11 @@ export const spacesApi = {
     method: 'POST',
     path: '/v1/spaces/{id}/domains/{hostname}/verify',
     tag: 'Spaces: domains',
-    summary: "Check that the name reaches this Atrium (its verification address answers the token); 409 says what was found",
+    summary: "Look up the claim's TXT record (admin): active when it is there; 409 says what was looked up and found, and when the name is verified for another space",
     auth: 'user',
     params: z.object({ id: spaceId, hostname: hostnameParam }),
     response: spaceDomain,
-    errors: [401, 403, 404, 409],
+    errors: [401, 403, 404, 409, 429],
   }),
   deleteDomain: endpoint({
     method: 'DELETE',
@@ -441,7 +447,7 @@ export const spacesApi = {
     method: 'GET',
     path: '/v1/domains/check',
     tag: 'Spaces: domains',
-    summary: "Whether a name is an active custom domain here: the `ask` of Caddy's on-demand TLS (200 or 404)",
+    summary: "Whether a name is a verified custom domain of a published space here: the `ask` of Caddy's on-demand TLS (200 or 404)",
     auth: 'anonymous',
     query: z.object({ domain: text().min(1).max(253) }),
     response: z.object({ domain: z.string(), active: z.literal(true) }),

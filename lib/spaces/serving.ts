@@ -201,14 +201,14 @@ function onAppOrigin(visit: SiteVisit, id: string): string {
   return target.toString();
 }
 
-/** The origin a hand-off returns to: the custom domain asked for when it is an active domain of this space, else the site's own host (null without a content domain). */
+/** The origin a hand-off returns to: the custom domain asked for when it is a verified domain of this space, else the site's own host (null without a content domain). */
 async function returnOrigin(visit: SiteVisit, id: string): Promise<string | null> {
   const own = visit.alias ? aliasOrigin(id, visit.alias) : spaceOrigin(id);
   const asked = visit.url.searchParams.get(RETURN_PARAM);
   if (!asked || !URL.canParse(asked)) return own;
   const back = new URL(asked);
   const domain = await domainOf(back.hostname);
-  return domain?.active && domain.spaceId === id && /^https?:$/.test(back.protocol) ? back.origin : own;
+  return domain?.spaceId === id && /^https?:$/.test(back.protocol) ? back.origin : own;
 }
 
 export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswer> {

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { signIn } from '../helpers.ts';
 import { makeSpace } from '../spaces/fixtures.ts';
 import { useFrontServer } from '../server.ts';
-import { domainCheck } from '@/lib/spaces/domains.ts';
-import { localhostEverywhere } from '../http/raw.ts';
+import { dnsLookup } from '@/lib/spaces/domains.ts';
+import { startDnsStub } from '../dns-stub.ts';
 import { cliTimeout } from './run-cli.ts';
 
 const server = useFrontServer();
@@ -56,20 +56,24 @@ describe('atrium alias and push --alias', () => {
 });
 
 describe('atrium domains', () => {
-  it('adds a domain with what to do next, verifies it through the name, lists and removes it', { timeout: cliTimeout(4) }, async () => {
-    const saved = { ...domainCheck };
-    Object.assign(domainCheck, { port: Number(new URL(server.origin).port), lookup: localhostEverywhere });
+  it('adds a domain with the record to create, verifies it by that record, lists and removes it', { timeout: cliTimeout(4) }, async () => {
+    const saved = { ...dnsLookup };
+    const dns = await startDnsStub();
+    dnsLookup.servers = [dns.server];
     try {
       const owner = await signIn('cli-domains');
       const space = await makeSpace(owner.token, 'cli-domains');
       const env = { ...process.env, ATRIUM_URL: server.origin, ATRIUM_TOKEN: owner.token, ATRIUM_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), 'atrium-config-')) };
       const atrium = async (...args: string[]) => (await run(process.execPath, ['cli/main.ts', ...args, '--space', space.id], { env })).stdout;
-      expect(await atrium('domains', 'add', 'www.cli-domains.example')).toMatch(/www\.cli-domains\.example is pending\. Point its DNS[\s\S]*atrium domains verify www\.cli-domains\.example/);
+      const added = await atrium('domains', 'add', 'www.cli-domains.example');
+      expect(added).toMatch(/www\.cli-domains\.example is pending\. Prove it is yours with this DNS record:\n  _atrium-challenge\.www\.cli-domains\.example  TXT  "atrium-verify=[0-9a-f]{32}"\n[\s\S]*atrium domains verify www\.cli-domains\.example\nThe claim expires unverified on \d{4}-/);
+      dns.txt.set('_atrium-challenge.www.cli-domains.example', [/"(atrium-verify=[0-9a-f]{32})"/.exec(added)![1]]);
       expect(await atrium('domains', 'verify', 'www.cli-domains.example')).toBe('www.cli-domains.example serves the space: https://www.cli-domains.example/\n');
       expect(await atrium('domains')).toMatch(/HOSTNAME\s+STATUS[\s\S]*www\.cli-domains\.example\s+active/);
       expect(await atrium('domains', 'rm', 'www.cli-domains.example')).toContain('Removed www.cli-domains.example');
     } finally {
-      Object.assign(domainCheck, saved);
+      Object.assign(dnsLookup, saved);
+      await dns.close();
     }
   });
 });

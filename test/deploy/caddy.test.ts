@@ -9,9 +9,10 @@ import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { domainCheck } from '@/lib/spaces/domains.ts';
+import { dnsLookup } from '@/lib/spaces/domains.ts';
+import { startDnsStub, type DnsStub } from '../dns-stub.ts';
 import { signIn } from '../helpers.ts';
-import { localhostEverywhere, rawRequest } from '../http/raw.ts';
+import { rawRequest } from '../http/raw.ts';
 import { useFrontServer } from '../server.ts';
 import { makeSpace, push } from '../spaces/fixtures.ts';
 
@@ -61,9 +62,11 @@ function visit(name: string): Promise<{ status: number; text: string; issuer: st
 }
 
 run('the Caddyfile in docs/deploy', () => {
-  const saved = { ...domainCheck };
+  const saved = { ...dnsLookup };
+  let dns: DnsStub;
   beforeAll(async () => {
-    Object.assign(domainCheck, { port: Number(new URL(server.origin).port), lookup: localhostEverywhere });
+    dns = await startDnsStub();
+    dnsLookup.servers = [dns.server];
     httpsPort = await freePort();
     const home = await mkdtemp(path.join(tmpdir(), 'atrium-caddy-'));
     caddy = spawn('caddy', ['run', '--config', 'docs/deploy/Caddyfile', '--adapter', 'caddyfile'], {
@@ -87,7 +90,8 @@ run('the Caddyfile in docs/deploy', () => {
     await listening(httpsPort);
   }, 30_000);
   afterAll(async () => {
-    Object.assign(domainCheck, saved);
+    Object.assign(dnsLookup, saved);
+    await dns.close();
     caddy?.kill('SIGTERM');
   });
 
@@ -97,7 +101,8 @@ run('the Caddyfile in docs/deploy', () => {
     await push(owner.token, space.id, { 'index.html': '<h1>Served through Caddy</h1>' });
     const api = (method: string, route: string, body?: unknown) =>
       rawRequest(server.origin, method, route, { headers: { authorization: `Bearer ${owner.token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-    await api('POST', `/v1/spaces/${space.id}/domains`, { hostname: 'docs.caddy-test.example' });
+    const { record } = (await api('POST', `/v1/spaces/${space.id}/domains`, { hostname: 'docs.caddy-test.example' })).json.verification;
+    dns.txt.set(record.name, [record.value]);
 
     // Not verified yet: Caddy is told no, so the handshake fails.
     expect(await visit('docs.caddy-test.example')).toMatchObject({ error: expect.any(String) });

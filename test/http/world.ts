@@ -405,7 +405,7 @@ export const examples: Record<string, ExampleEntry> = {
   'spacesApi.versions': inSpace(),
   'spacesApi.aliases': inSpace(),
   'spacesApi.setAlias': inSpace(() => ({ params: { name: 'preview' }, body: { version: 1 } })),
-  // Custom domains: a name of its own per call (verifying reaches nothing here: 409 for those allowed).
+  // Custom domains: a name of its own per call (its TXT record is never found here: 409 for those allowed).
   'spacesApi.domains': inSpace(),
   'spacesApi.addDomain': { fresh: true, build: async (w, _role, space) => ({ params: { id: w.spaces[space] }, body: { hostname: `${Math.random().toString(36).slice(2, 10)}.example.com` } }) },
   'spacesApi.verifyDomain': { fresh: true, build: async (w, _role, space) => ({ params: { id: w.spaces[space], hostname: await w.domain(space) } }) },

@@ -1,92 +1,152 @@
-// Custom domains through the real front server: added, verified by fetching
-// the name (pointed at this test's server, as DNS would), served as the space
-// with its access rules, refused to Caddy's ask while not active, and removed
-// at once.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// Custom domains through the real front server: added with the DNS record
+// that proves ownership, verified by looking it up (a DNS stub on loopback
+// answers, as the name's DNS would), served as the space with its access
+// rules, refused to Caddy's ask until verified and published, never taken by
+// a second space, expiring unverified, and removed at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { domainCheck } from '@/lib/spaces/domains.ts';
+import { db } from '@/lib/db/client.ts';
+import { CLAIM_LIFETIME_MS, dnsLookup } from '@/lib/spaces/domains.ts';
+import { startDnsStub, type DnsStub } from '../dns-stub.ts';
 import { signIn } from '../helpers.ts';
-import { localhostEverywhere, rawRequest } from '../http/raw.ts';
+import { rawRequest } from '../http/raw.ts';
 import { useFrontServer } from '../server.ts';
 import { makeSpace, push } from './fixtures.ts';
 
 const server = useFrontServer();
-const saved = { ...domainCheck };
-beforeAll(() => Object.assign(domainCheck, { port: Number(new URL(server.origin).port), lookup: localhostEverywhere }));
-afterAll(() => Object.assign(domainCheck, saved));
+let dns: DnsStub;
+const saved = { ...dnsLookup };
+beforeAll(async () => {
+  dns = await startDnsStub();
+  dnsLookup.servers = [dns.server];
+});
+afterAll(async () => {
+  Object.assign(dnsLookup, saved);
+  await dns.close();
+});
 
 const api = (token: string, method: string, path: string, body?: unknown) =>
   rawRequest(server.origin, method, path, { headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
 /** A request to the test's server for `hostname`, as a browser whose DNS points the name here would send it. */
 const at = (hostname: string, path: string, headers: Record<string, string> = {}) => rawRequest(server.origin, 'GET', path, { headers: { host: hostname, ...headers } });
+const ask = (hostname: string) => rawRequest(server.origin, 'GET', `/v1/domains/check?domain=${hostname}`);
+/** Publishes the claim's record in the stub's DNS, as its owner would at their DNS host. */
+const publishRecord = (domain: { verification: { record: { name: string; value: string } } }) => dns.txt.set(domain.verification.record.name, [domain.verification.record.value]);
 
 describe('custom domains', () => {
-  it('are verified through the name itself, then serve the space; removal stops it at once', async () => {
+  it('are verified by a TXT record of the claim, then serve the space; removal stops it at once', async () => {
     const owner = await signIn('domain-owner', 'web');
     const space = await makeSpace(owner.token, 'domain-owner');
-    await push(owner.token, space.id, { 'index.html': '<h1>Docs at home</h1>', _headers: '/*\n  X-Served-By: the site\n' });
 
     const added = await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains`, { hostname: 'Docs.Example.com.' });
     expect(added.status).toBe(200);
-    expect(added.json).toMatchObject({ hostname: 'docs.example.com', status: 'pending', verification: { url: expect.stringMatching(/^http:\/\/docs\.example\.com\/\.well-known\/atrium-verify\/[0-9a-f]{32}$/) } });
     const { token } = added.json.verification;
-    // Pending: the name answers only its verification address, never the site or the app.
+    expect(added.json).toMatchObject({
+      hostname: 'docs.example.com',
+      status: 'pending',
+      verification: { token: expect.stringMatching(/^[0-9a-f]{32}$/), record: { type: 'TXT', name: '_atrium-challenge.docs.example.com', value: `atrium-verify=${token}` } },
+      expiresAt: added.json.createdAt + CLAIM_LIFETIME_MS,
+    });
+    // Pending: the name serves neither the site nor the app.
     expect((await at('docs.example.com', '/')).status).toBe(404);
-    expect((await at('docs.example.com', `/.well-known/atrium-verify/${token}`)).text).toBe(token);
-    expect((await at('docs.example.com', '/.well-known/atrium-verify/0000')).status).toBe(404);
-    expect((await rawRequest(server.origin, 'GET', '/v1/domains/check?domain=docs.example.com')).status).toBe(404);
+    expect((await ask('docs.example.com')).status).toBe(404);
 
-    // A name that does not reach this server cannot be verified, and says why.
-    const elsewhere = await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains`, { hostname: 'www.elsewhere.example' });
-    Object.assign(domainCheck, { port: 9 });
-    const refused = await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains/www.elsewhere.example/verify`);
-    expect(refused.status).toBe(409);
-    expect(refused.json.error.message).toMatch(/^www\.elsewhere\.example does not reach this Atrium yet \(http:\/\/www\.elsewhere\.example\/\.well-known\/atrium-verify\/[0-9a-f]+: .*ECONNREFUSED.*\)\. Point its DNS at Atrium/);
-    // A name that reaches some other server: its answer is never repeated to the caller.
-    const stranger = createServer((_request, response) => response.end('internal secret'));
-    await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve));
-    Object.assign(domainCheck, { port: (stranger.address() as AddressInfo).port });
-    const someoneElse = await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains/www.elsewhere.example/verify`);
-    stranger.close();
-    expect(someoneElse.status).toBe(409);
-    expect(someoneElse.json.error.message).toContain('an answer that is not the token');
-    expect(someoneElse.json.error.message).not.toContain('internal secret');
-    Object.assign(domainCheck, { port: Number(new URL(server.origin).port) });
-    expect(elsewhere.json.status).toBe('pending');
+    // Each failure says what was looked up and what was found, and nothing about sockets or addresses.
+    const verify = () => api(owner.token, 'POST', `/v1/spaces/${space.id}/domains/docs.example.com/verify`);
+    const missing = await verify();
+    expect(missing.status).toBe(409);
+    expect(missing.json.error.message).toBe(
+      `docs.example.com is not verified yet: _atrium-challenge.docs.example.com does not exist in DNS. Create a TXT record _atrium-challenge.docs.example.com with the value atrium-verify=${token} and try again (DNS changes can take a few minutes).`,
+    );
+    dns.txt.set('_atrium-challenge.docs.example.com', ['v=spf1 -all']);
+    expect((await verify()).json.error.message).toContain('_atrium-challenge.docs.example.com has 1 TXT record, none of them atrium-verify=…');
+    dns.txt.set('_atrium-challenge.docs.example.com', ['atrium-verify=0123456789abcdef0123456789abcdef']);
+    expect((await verify()).json.error.message).toContain(`_atrium-challenge.docs.example.com has "atrium-verify=0123456789abcdef0123456789abcdef", which is not this claim's record`);
+    dnsLookup.servers = ['127.0.0.1:9'];
+    const unanswered = await verify();
+    dnsLookup.servers = [dns.server];
+    expect(unanswered.json.error.message).toContain('no DNS server answered for _atrium-challenge.docs.example.com');
+    expect(unanswered.json.error.message).not.toMatch(/127\.0\.0\.1|ECONN|:9\b/);
 
-    const verified = await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains/docs.example.com/verify`);
-    expect(verified.json).toMatchObject({ hostname: 'docs.example.com', status: 'active', verifiedAt: expect.any(Number) });
+    publishRecord(added.json);
+    const verified = await verify();
+    expect(verified.json).toMatchObject({ hostname: 'docs.example.com', status: 'active', verifiedAt: expect.any(Number), expiresAt: null });
+    // Verified but nothing published yet: Caddy gets no certificate for it.
+    expect((await ask('docs.example.com')).status).toBe(404);
+    await push(owner.token, space.id, { 'index.html': '<h1>Docs at home</h1>', _headers: '/*\n  X-Served-By: the site\n' });
+    expect((await ask('docs.example.com')).json).toEqual({ domain: 'docs.example.com', active: true });
     const home = await at('docs.example.com', '/');
     expect([home.status, home.text, home.headers['x-served-by']]).toEqual([200, '<h1>Docs at home</h1>', 'the site']);
     // Never the app's pages or API on it.
     expect((await at('docs.example.com', '/v1/me', { authorization: `Bearer ${owner.token}` })).status).toBe(404);
-    expect((await rawRequest(server.origin, 'GET', '/v1/domains/check?domain=docs.example.com')).json).toEqual({ domain: 'docs.example.com', active: true });
 
-    // One space per name on the instance; names of Atrium's own are refused.
+    // Names of Atrium's own are refused.
     const other = await makeSpace(owner.token, 'domain-owner', { name: 'Other' });
-    expect((await api(owner.token, 'POST', `/v1/spaces/${other.id}/domains`, { hostname: 'docs.example.com' })).status).toBe(409);
     for (const bad of ['localhost', 'sp-abc.localhost', '10.0.0.1', 'has space.example.com', 'example']) {
       expect((await api(owner.token, 'POST', `/v1/spaces/${other.id}/domains`, { hostname: bad })).status, bad).toBe(400);
     }
-    const listed = await api(owner.token, 'GET', `/v1/spaces/${space.id}/domains`);
-    expect(listed.json.domains.map((d: { hostname: string; status: string }) => [d.hostname, d.status])).toEqual([
-      ['docs.example.com', 'active'],
-      ['www.elsewhere.example', 'pending'],
-    ]);
+    expect((await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains`, { hostname: 'docs.example.com' })).json.error.message).toBe('docs.example.com is already added to this space.');
 
     expect((await api(owner.token, 'DELETE', `/v1/spaces/${space.id}/domains/docs.example.com`)).status).toBe(204);
-    // The name is no one's now: the app answers it, as any other name.
-    expect((await at('docs.example.com', '/')).text).not.toContain('Docs at home');
-    expect((await rawRequest(server.origin, 'GET', '/v1/domains/check?domain=docs.example.com')).status).toBe(404);
+    // A removed name that still points here is no one's: neither the site nor the app.
+    for (const path of ['/', '/v1/me', '/settings']) {
+      const gone = await at('docs.example.com', path, { authorization: `Bearer ${owner.token}` });
+      expect([path, gone.status]).toEqual([path, 404]);
+      expect(gone.text).not.toContain('Docs at home');
+    }
+    expect((await at('docs.example.com', '/healthz')).status).toBe(200);
+    expect((await ask('docs.example.com')).status).toBe(404);
+  });
+
+  it('a name verified for one space is never taken by another, and a squatter\'s claim holds nothing', async () => {
+    const owner = await signIn('domain-rightful', 'web');
+    const squatter = await signIn('domain-squatter', 'web');
+    const mine = await makeSpace(owner.token, 'domain-rightful');
+    const theirs = await makeSpace(squatter.token, 'domain-squatter');
+    await push(squatter.token, theirs.id, { 'index.html': 'not yours' });
+
+    // The squatter claims first; the name already points at Atrium, which proves nothing now.
+    const squat = await api(squatter.token, 'POST', `/v1/spaces/${theirs.id}/domains`, { hostname: 'www.rightful.example' });
+    expect(squat.status).toBe(200);
+    expect((await api(squatter.token, 'POST', `/v1/spaces/${theirs.id}/domains/www.rightful.example/verify`)).status).toBe(409);
+
+    // The owner's claim is not blocked by it, and their record verifies theirs only.
+    const claim = await api(owner.token, 'POST', `/v1/spaces/${mine.id}/domains`, { hostname: 'www.rightful.example' });
+    expect(claim.status).toBe(200);
+    expect(claim.json.verification.token).not.toBe(squat.json.verification.token);
+    publishRecord(claim.json);
+    expect((await api(squatter.token, 'POST', `/v1/spaces/${theirs.id}/domains/www.rightful.example/verify`)).status).toBe(409);
+    expect((await api(owner.token, 'POST', `/v1/spaces/${mine.id}/domains/www.rightful.example/verify`)).json.status).toBe('active');
+
+    // Now the name is the owner's: the squatter can neither verify nor claim it again.
+    const taken = await api(squatter.token, 'POST', `/v1/spaces/${theirs.id}/domains/www.rightful.example/verify`);
+    expect([taken.status, taken.json.error.message]).toEqual([409, 'www.rightful.example is verified for another space on this Atrium; it serves that space until its admins remove it there.']);
+    await api(squatter.token, 'DELETE', `/v1/spaces/${theirs.id}/domains/www.rightful.example`);
+    expect((await api(squatter.token, 'POST', `/v1/spaces/${theirs.id}/domains`, { hostname: 'www.rightful.example' })).status).toBe(409);
+    // Even with the owner's record copied into their claim's place, a second verified row cannot exist.
+    await expect(db.spaceDomain.create({ data: { spaceId: theirs.id, hostname: 'www.rightful.example', token: 'x', verifiedAt: new Date(), verifiedHostname: 'www.rightful.example' } })).rejects.toThrow();
+    expect((await at('www.rightful.example', '/')).text).not.toBe('not yours');
+  });
+
+  it('expire unverified after a week, which frees the name', async () => {
+    const owner = await signIn('domain-expiry', 'web');
+    const space = await makeSpace(owner.token, 'domain-expiry');
+    const first = await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains`, { hostname: 'old.expiry.example' });
+    await db.spaceDomain.updateMany({ where: { hostname: 'old.expiry.example' }, data: { createdAt: new Date(Date.now() - CLAIM_LIFETIME_MS - 1000) } });
+    publishRecord(first.json);
+    const late = await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains/old.expiry.example/verify`);
+    expect([late.status, late.json.error.message]).toEqual([404, 'No domain old.expiry.example on this space (a claim not verified within 7 days expires; add it again).']);
+    expect((await api(owner.token, 'GET', `/v1/spaces/${space.id}/domains`)).json.domains).toEqual([]);
+    const again = await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains`, { hostname: 'old.expiry.example' });
+    expect(again.status).toBe(200);
+    expect(again.json.verification.token).not.toBe(first.json.verification.token);
   });
 
   it('hand members of a members-only space back to the domain they came from', async () => {
     const owner = await signIn('domain-members', 'web');
     const space = await makeSpace(owner.token, 'domain-members', { visibility: 'members' });
     await push(owner.token, space.id, { 'index.html': '<h1>Team handbook</h1>' });
-    await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains`, { hostname: 'handbook.example.org' });
-    await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains/handbook.example.org/verify`);
+    publishRecord((await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains`, { hostname: 'handbook.example.org' })).json);
+    expect((await api(owner.token, 'POST', `/v1/spaces/${space.id}/domains/handbook.example.org/verify`)).json.status).toBe('active');
 
     const first = await at('handbook.example.org', '/guide/');
     expect(first.status).toBe(303);
