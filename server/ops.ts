@@ -1,12 +1,14 @@
 // The operator's endpoints, outside /v1 and outside the API's contract, on
 // the web nodes and on standalone realtime nodes alike:
-//   GET /healthz  the process is alive (always 200 while it answers)
+//   GET /healthz  the process is alive (always 200 while it answers), with the shared
+//                 dependencies as last seen (lib/ops/dependencies.ts)
 //   GET /readyz   it can serve now (lib/ops/health.ts); 503 while draining
 //   GET /metrics  Prometheus text format, with `Authorization: Bearer <METRICS_TOKEN>`;
 //                 404 when METRICS_TOKEN is unset, so nothing is exposed by default
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../lib/config.ts';
+import { dependencyStates } from '../lib/ops/dependencies.ts';
 import { readiness } from '../lib/ops/health.ts';
 import { registry } from '../lib/ops/metrics.ts';
 
@@ -35,7 +37,7 @@ export async function answerOps(request: IncomingMessage, response: ServerRespon
     response.setHeader('allow', 'GET, HEAD');
     return send(response, 405, refusal('method_not_allowed', `${request.method} is not allowed on ${path}; use GET.`));
   }
-  if (path === '/healthz') return send(response, 200, JSON.stringify({ alive: true, node: config.nodeId }));
+  if (path === '/healthz') return send(response, 200, JSON.stringify({ alive: true, node: config.nodeId, dependencies: dependencyStates() }));
   if (path === '/readyz') {
     const state = await readiness();
     return send(response, state.ready ? 200 : 503, JSON.stringify({ ...state, node: config.nodeId }));

@@ -2,14 +2,17 @@
 // room-socket upgrades.
 import { isDatabaseBusy, isDatabaseUnavailable, noteDatabaseUnavailable } from '../db/client.ts';
 import { log } from '../log.ts';
-import { errorResponse } from './errors.ts';
+import { ApiError, errorResponse } from './errors.ts';
 
 /**
- * The answer to an unexpected failure. The database down or busy is the
+ * The answer to a failure no route answered. An ApiError is its own answer;
+ * the database down or busy is the
  * client's to retry (503 with Retry-After; an outage is logged once, not per
  * request); anything else is a 500, logged with its stack.
  */
 export function failureResponse(error: unknown, requestId: string, route: string | undefined): Response {
+  // Thrown past a route's wrapper (a site's file while the blob store is down): its own answer.
+  if (error instanceof ApiError) return errorResponse(error);
   if (isDatabaseUnavailable(error)) {
     noteDatabaseUnavailable();
     return errorResponse('unavailable', 'The database is unavailable; try again in a few seconds.', { 'retry-after': '5' });

@@ -1,8 +1,10 @@
 // Rate limits shared by every instance of Atrium, on rate-limiter-flexible.
 // Counters live in Redis when REDIS_URL is set, else in Postgres (the
 // RateLimit table, made by a migration); never only in this process's memory,
-// so that several instances agree. While Redis is unreachable the counts fall
-// back to Postgres rather than to no limit at all.
+// so that several instances agree. While Redis refuses, fails or hangs, the
+// counts fall back to Postgres rather than to no limit at all (or to no answer):
+// a Redis command waits REDIS_COMMAND_TIMEOUT_MS at most, and after a failure
+// counts go straight to Postgres for REDIS_RETRY_MS before Redis is tried again.
 //
 // An area declares its limit once and counts before the check it guards:
 //
@@ -19,6 +21,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { config } from '../config.ts';
+import { noteDependency } from '../ops/dependencies.ts';
 import { rateLimitRefusals } from '../ops/metrics.ts';
 import { ApiError } from './errors.ts';
 
@@ -51,7 +54,12 @@ export type Limiter = {
 
 export const RATE_LIMIT_TABLE = 'RateLimit';
 
-type Stores = { pool: pg.Pool; redis: Redis | null; ready: Promise<void>; sweep: ReturnType<typeof setInterval> };
+/** How long a count waits for Redis before it is counted in Postgres instead. */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+/** After Redis failed a count, how long counts skip it (so that a hung Redis costs one wait, not one per request). */
+const REDIS_RETRY_MS = 2000;
+
+type Stores = { pool: pg.Pool; redis: Redis | null; ready: Promise<void>; sweep: ReturnType<typeof setInterval>; redisSkippedUntil: number };
 let stores: Stores | null = null;
 
 // The stores are opened on first use, so importing this module (as `next build`
@@ -66,7 +74,7 @@ function openStores(): Stores {
   let ready = Promise.resolve();
   if (config.redisUrl) {
     // No offline queue: while Redis is down, counting falls back to Postgres at once.
-    const client = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const client = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
     client.on('error', () => {}); // reconnects by itself; counts go to Postgres meanwhile
     // The first counts wait (a second at most) for the connection, so that a
     // starting instance does not count in Postgres what belongs in Redis.
@@ -86,7 +94,7 @@ function openStores(): Stores {
     pool.query(`DELETE FROM "${RATE_LIMIT_TABLE}" WHERE "expire" < $1`, [Date.now() - 60_000]).catch(() => {});
   }, 10 * 60_000);
   sweep.unref();
-  stores = { pool, redis, ready, sweep };
+  stores = { pool, redis, ready, sweep, redisSkippedUntil: 0 };
   return stores;
 }
 
@@ -118,10 +126,12 @@ function redisNamespace(): string {
   return createHash('sha256').update(`${url.host}${url.pathname}`).digest('hex').slice(0, 12);
 }
 
-// One store-backed limiter per declared name, made on first use.
-const built = new Map<string, RateLimiterAbstract>();
+// One pair of store-backed limiters per declared name, made on first use:
+// Redis's (when configured) and Postgres's, which counts while Redis cannot.
+type Pair = { redis: RateLimiterAbstract | null; postgres: RateLimiterAbstract };
+const built = new Map<string, Pair>();
 
-function build(spec: RateLimitSpec): RateLimiterAbstract {
+function build(spec: RateLimitSpec): Pair {
   const existing = built.get(spec.name);
   if (existing) return existing;
   const { pool, redis } = openStores();
@@ -136,12 +146,38 @@ function build(spec: RateLimitSpec): RateLimiterAbstract {
     // Every limiter would otherwise run its own sweep every five minutes.
     clearExpiredByTimeout: false,
   });
-  const limiter = redis
-    ? // Prefixed: one Redis may serve other applications too.
-      new RateLimiterRedis({ ...common, keyPrefix: `atrium:${redisNamespace()}:rl:${spec.name}`, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: postgres })
-    : postgres;
-  built.set(spec.name, limiter);
-  return limiter;
+  const pair = {
+    // Prefixed: one Redis may serve other applications too.
+    redis: redis && new RateLimiterRedis({ ...common, keyPrefix: `atrium:${redisNamespace()}:rl:${spec.name}`, storeClient: redis, rejectIfRedisNotReady: true }),
+    postgres,
+  };
+  built.set(spec.name, pair);
+  return pair;
+}
+
+/**
+ * Runs one operation on Redis's limiter, or on Postgres's when Redis is not
+ * configured, failed just now, or fails (refused, timed out). A RateLimiterRes
+ * thrown is an answer (over the limit), not a failure.
+ */
+async function counted<T>(spec: RateLimitSpec, operation: (limiter: RateLimiterAbstract) => Promise<T>): Promise<T> {
+  const pair = build(spec);
+  await stores?.ready;
+  const open = stores!;
+  if (!pair.redis || Date.now() < open.redisSkippedUntil) return operation(pair.postgres);
+  try {
+    const result = await operation(pair.redis);
+    noteDependency('redis', true);
+    return result;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) {
+      noteDependency('redis', true);
+      throw error;
+    }
+    noteDependency('redis', false);
+    open.redisSkippedUntil = Date.now() + REDIS_RETRY_MS;
+    return operation(pair.postgres);
+  }
 }
 
 // The Postgres column holds 255 characters; long keys (a path, a user agent) are hashed.
@@ -170,16 +206,11 @@ export function rateLimit(spec: RateLimitSpec): Limiter {
   const earlier = declared.get(spec.name);
   if (earlier && (earlier.points !== spec.points || earlier.duration !== spec.duration)) throw new Error(`rate limit ${spec.name} is declared twice`);
   declared.set(spec.name, spec);
-  const limiter = async () => {
-    const instance = build(spec);
-    await stores?.ready;
-    return instance;
-  };
   return {
     spec,
     async consume(key, points = 1) {
       try {
-        return countOf(await (await limiter()).consume(storeKey(key), points));
+        return countOf(await counted(spec, (limiter) => limiter.consume(storeKey(key), points)));
       } catch (error) {
         if (error instanceof RateLimiterRes) {
           rateLimitRefusals.inc({ limit: spec.name });
@@ -190,17 +221,17 @@ export function rateLimit(spec: RateLimitSpec): Limiter {
       }
     },
     async penalize(key, points = 1) {
-      return countOf(await (await limiter()).penalty(storeKey(key), points));
+      return countOf(await counted(spec, (limiter) => limiter.penalty(storeKey(key), points)));
     },
     async refund(key, points = 1) {
-      await (await limiter()).reward(storeKey(key), points);
+      await counted(spec, (limiter) => limiter.reward(storeKey(key), points));
     },
     async peek(key) {
-      const res = await (await limiter()).get(storeKey(key));
+      const res = await counted(spec, (limiter) => limiter.get(storeKey(key)));
       return res ? countOf(res) : null;
     },
     async reset(key) {
-      await (await limiter()).delete(storeKey(key));
+      await counted(spec, (limiter) => limiter.delete(storeKey(key)));
     },
   };
 }

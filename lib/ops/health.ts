@@ -1,7 +1,9 @@
 // Liveness and readiness of this process, for load balancers and supervisors.
 // Alive: the process answers. Ready: it can serve requests now: PostgreSQL
-// answers, every migration this code expects is applied, Redis answers (when
-// configured), the blob store can be written, and the node is not draining.
+// answers, every migration this code expects is applied, and the node is not
+// draining. Redis and the blob store are checked too, but only reported
+// (lib/ops/dependencies.ts): every node shares them, and a node serves most
+// requests without them.
 // Answers name what failed, never how to reach it (no URLs, no messages).
 import { readdir } from 'node:fs/promises';
 import { config } from '../config.ts';
@@ -9,6 +11,7 @@ import { query } from '../db/client.ts';
 import { MIGRATIONS_DIR } from '../db/migrate.ts';
 import { pingRedis } from '../http/rate-limit.ts';
 import { blobStore } from '../storage/index.ts';
+import { noteDependency } from './dependencies.ts';
 
 /** How long one check may take before it counts as failed. */
 const CHECK_TIMEOUT_MS = 2000;
@@ -67,7 +70,8 @@ export async function readiness(): Promise<Readiness> {
     config.redisUrl ? bounded(async () => ((await pingRedis()) ? 'ok' : 'failed')) : Promise.resolve<CheckResult>('not configured'),
     bounded(() => blobStore().check()),
   ]);
-  const checks = { database, migrations, redis, storage };
-  const healthy = Object.values(checks).every((result) => result === 'ok' || result === 'not configured');
-  return { ready: healthy && !draining, draining, checks };
+  if (redis !== 'not configured') noteDependency('redis', redis === 'ok');
+  noteDependency('storage', storage === 'ok');
+  const serves = database === 'ok' && migrations === 'ok';
+  return { ready: serves && !draining, draining, checks: { database, migrations, redis, storage } };
 }

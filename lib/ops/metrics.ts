@@ -87,6 +87,13 @@ export const realtimeSocketsDrained = new Counter({
   registers: [registry],
 });
 
+export const dependencyUp = new Gauge({
+  name: 'atrium_dependency_up',
+  help: 'Whether a shared dependency (redis, storage) answered this node at its last use or check: 1 up, 0 down.',
+  labelNames: ['dependency'] as const,
+  registers: [registry],
+});
+
 type Sample = Record<string, number>;
 
 /**

@@ -4,6 +4,8 @@
 // Blob store when BLOB_READ_WRITE_TOKEN is.
 import path from 'node:path';
 import { config } from '../config.ts';
+import { ApiError } from '../http/errors.ts';
+import { noteDependency } from '../ops/dependencies.ts';
 import { filesystemStore } from './filesystem.ts';
 import { s3Store } from './s3.ts';
 import { vercelBlobStore } from './vercel-blob.ts';
@@ -42,7 +44,31 @@ export interface BlobStore {
 
 let store: BlobStore | undefined;
 
+/** How long a client is told to wait after a read the store could not answer. */
+const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Reads that fail for the store's sake (unreachable, timing out, failing) answer
+ * 503 with Retry-After, for the request that needed the bytes only, and are
+ * reported (lib/ops/dependencies.ts). A missing blob is still null.
+ */
+function reportingReads(inner: BlobStore): BlobStore {
+  return {
+    ...inner,
+    async get(sha256: string, size?: number) {
+      try {
+        const stream = await inner.get(sha256, size);
+        noteDependency('storage', true);
+        return stream;
+      } catch {
+        noteDependency('storage', false);
+        throw new ApiError('unavailable', 'The file store cannot be reached right now; try again in a few seconds.', { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) });
+      }
+    },
+  };
+}
+
 export function blobStore(): BlobStore {
-  store ??= config.s3 ? s3Store(config.s3) : config.blobToken ? vercelBlobStore(config.blobToken) : filesystemStore(path.join(config.dataDir, 'blobs'));
+  store ??= reportingReads(config.s3 ? s3Store(config.s3) : config.blobToken ? vercelBlobStore(config.blobToken) : filesystemStore(path.join(config.dataDir, 'blobs')));
   return store;
 }

@@ -21,14 +21,15 @@ afterEach(() => {
 });
 
 describe('health', () => {
-  it('GET /healthz says the process is alive and which node it is', async () => {
+  it('GET /healthz says the process is alive, which node it is, and its shared dependencies as last seen', async () => {
+    await get('/readyz');
     const answer = await get('/healthz');
     expect(answer.status).toBe(200);
-    expect(answer.json).toEqual({ alive: true, node: config.nodeId });
+    expect(answer.json).toEqual({ alive: true, node: config.nodeId, dependencies: { redis: config.redisUrl ? 'up' : 'not configured', storage: 'up' } });
     expect(answer.headers['cache-control']).toBe('no-store');
   });
 
-  it('GET /readyz checks the database, the migrations, Redis when configured and the blob store, naming no address', async () => {
+  it('GET /readyz checks the database and the migrations, reports Redis when configured and the blob store, naming no address', async () => {
     const answer = await get('/readyz');
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({
