@@ -127,6 +127,39 @@ describe('custom domains', () => {
     expect((await at('www.rightful.example', '/')).text).not.toBe('not yours');
   });
 
+  it('hold under races and hostile input: one verified space per name, one claim per space, DNS answers never echoed raw', async () => {
+    const people = await Promise.all(['race-a', 'race-b', 'race-c'].map((handle) => signIn(handle, 'web')));
+    const spaces = await Promise.all(people.map((person, i) => makeSpace(person.token, `race-${'abc'[i]}`)));
+    // Each claims the name, and each claim's record is published: verifying all at once leaves one holder.
+    const claims = await Promise.all(people.map((person, i) => api(person.token, 'POST', `/v1/spaces/${spaces[i].id}/domains`, { hostname: 'raced.example' })));
+    dns.txt.set('_atrium-challenge.raced.example', claims.map((claim) => claim.json.verification.record.value));
+    const verified = await Promise.all(people.map((person, i) => api(person.token, 'POST', `/v1/spaces/${spaces[i].id}/domains/raced.example/verify`)));
+    expect(verified.map((answer) => answer.status).sort()).toEqual([200, 409, 409]);
+    expect(await db.spaceDomain.count({ where: { verifiedHostname: 'raced.example' } })).toBe(1);
+
+    // The same name added to one space many times at once: one claim.
+    const [person] = people;
+    const adds = await Promise.all(Array.from({ length: 8 }, () => api(person.token, 'POST', `/v1/spaces/${spaces[0].id}/domains`, { hostname: 'twice.example' })));
+    expect(adds.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+
+    // Malformed and oversized names are refused in the envelope.
+    for (const hostname of ['a'.repeat(300) + '.example', 'x.example/../../etc', 'münchen.example', '', '.example', 'a..example']) {
+      const refused = await api(person.token, 'POST', `/v1/spaces/${spaces[0].id}/domains`, { hostname });
+      expect([hostname.slice(0, 20), refused.status, typeof refused.json.error.message]).toEqual([hostname.slice(0, 20), 400, 'string']);
+    }
+    const longPath = await api(person.token, 'POST', `/v1/spaces/${spaces[0].id}/domains/${'a'.repeat(400)}.example/verify`);
+    expect(longPath.status).toBe(400);
+
+    // A record made to mislead (control characters, a huge value) is described, not echoed raw.
+    const hostile = await api(person.token, 'POST', `/v1/spaces/${spaces[0].id}/domains`, { hostname: 'hostile.example' });
+    dns.txt.set('_atrium-challenge.hostile.example', [`atrium-verify=\u001b[31m<script>${'x'.repeat(2000)}`]);
+    const described = await api(person.token, 'POST', `/v1/spaces/${spaces[0].id}/domains/hostile.example/verify`);
+    expect(described.status).toBe(409);
+    expect(described.json.error.message).not.toContain('\u001b');
+    expect(described.json.error.message.length).toBeLessThan(400);
+    expect(hostile.json.status).toBe('pending');
+  });
+
   it('expire unverified after a week, which frees the name', async () => {
     const owner = await signIn('domain-expiry', 'web');
     const space = await makeSpace(owner.token, 'domain-expiry');
