@@ -4,6 +4,7 @@
 // rules, refused to Caddy's ask until verified and published, never taken by
 // a second space, expiring unverified, and removed at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { CLAIM_LIFETIME_MS, dnsLookup } from '@/lib/spaces/domains.ts';
 import { startDnsStub, type DnsStub } from '../dns-stub.ts';
@@ -198,5 +199,15 @@ describe('custom domains', () => {
     // A return address that is not this space's domain is never handed a token.
     const forged = await rawRequest(server.origin, 'GET', `/s/${space.id}/?atrium-return=${encodeURIComponent('http://evil.example')}`, { headers: { cookie: `atrium_session=${owner.token}` } });
     expect(String(forged.headers.location ?? '')).not.toContain('evil.example');
+  });
+});
+
+describe('DNS_SERVERS', () => {
+  it('takes addresses with optional ports, separated by commas, and names the variable otherwise', () => {
+    expect(loadConfig({ DNS_SERVERS: '1.1.1.1, 8.8.8.8:53,[2606:4700::1111]:53,::1' }).dnsServers).toEqual(['1.1.1.1', '8.8.8.8:53', '[2606:4700::1111]:53', '::1']);
+    expect(loadConfig({}).dnsServers).toEqual([]);
+    for (const bad of ['dns.example.com', '1.1.1.1:99999', '1.1.1.1,', '300.1.1.1']) {
+      expect(() => loadConfig({ DNS_SERVERS: bad }), bad).toThrow('DNS_SERVERS="');
+    }
   });
 });
