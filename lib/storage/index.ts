@@ -44,31 +44,60 @@ export interface BlobStore {
 
 let store: BlobStore | undefined;
 
-/** How long a client is told to wait after a read the store could not answer. */
+/** How long a client is told to wait after the store could not answer. */
 const STORE_RETRY_AFTER_SECONDS = 5;
+/** How long a failed write waits for the store's own check before blaming the caller instead. */
+const STORE_CHECK_MS = 2000;
+
+const storeUnavailable = () =>
+  new ApiError('unavailable', 'The file store cannot be reached right now; try again in a few seconds.', { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) });
+
+/** Whether the store can be written now, within STORE_CHECK_MS. */
+async function answersNow(inner: BlobStore): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), STORE_CHECK_MS)));
+  try {
+    return await Promise.race([inner.check().then(() => true, () => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
- * Reads that fail for the store's sake (unreachable, timing out, failing) answer
- * 503 with Retry-After, for the request that needed the bytes only, and are
- * reported (lib/ops/dependencies.ts). A missing blob is still null.
+ * Reads and writes that fail for the store's sake (unreachable, timing out,
+ * failing) answer 503 with Retry-After, for the request that needed the store
+ * only, and are reported (lib/ops/dependencies.ts). A missing blob is still
+ * null; a write refused for its bytes, or failing in the caller's `admit` or
+ * body while the store answers, keeps its own error.
  */
-function reportingReads(inner: BlobStore): BlobStore {
+function reporting(inner: BlobStore): BlobStore {
   return {
     ...inner,
-    async get(sha256: string, size?: number) {
+    async get(sha256, size) {
       try {
         const stream = await inner.get(sha256, size);
         noteDependency('storage', true);
         return stream;
       } catch {
         noteDependency('storage', false);
-        throw new ApiError('unavailable', 'The file store cannot be reached right now; try again in a few seconds.', { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) });
+        throw storeUnavailable();
+      }
+    },
+    async put(body, options) {
+      try {
+        const stored = await inner.put(body, options);
+        noteDependency('storage', true);
+        return stored;
+      } catch (error) {
+        if (error instanceof ApiError || (await answersNow(inner))) throw error;
+        noteDependency('storage', false);
+        throw storeUnavailable();
       }
     },
   };
 }
 
 export function blobStore(): BlobStore {
-  store ??= reportingReads(config.s3 ? s3Store(config.s3) : config.blobToken ? vercelBlobStore(config.blobToken) : filesystemStore(path.join(config.dataDir, 'blobs')));
+  store ??= reporting(config.s3 ? s3Store(config.s3) : config.blobToken ? vercelBlobStore(config.blobToken) : filesystemStore(path.join(config.dataDir, 'blobs')));
   return store;
 }

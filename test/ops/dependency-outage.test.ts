@@ -3,7 +3,7 @@
 // brought back while requests flow through the real front server. The node
 // stays ready, requests that need neither keep answering, rate limits count in
 // PostgreSQL meanwhile and in Redis again afterwards, and a blob read answers
-// 503 with Retry-After on its own.
+// or write answers 503 with Retry-After on its own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
@@ -18,7 +18,7 @@ import { closeRateLimitStores, RATE_LIMIT_TABLE } from '@/lib/http/rate-limit.ts
 import { signIn } from '../helpers.ts';
 import { rawRequest } from '../http/raw.ts';
 import { useFrontServer } from '../server.ts';
-import { makeSpace, push } from '../spaces/fixtures.ts';
+import { makeSpace, push, putBlob } from '../spaces/fixtures.ts';
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -150,12 +150,14 @@ describe('a shared dependency down', () => {
     expect(failed).toEqual([]);
   });
 
-  it('the blob store stopped: the node stays ready and serves what needs no stored bytes; a blob read alone answers 503 with Retry-After', { timeout: 120_000 }, async () => {
+  it('the blob store stopped: the node stays ready and serves what needs no stored bytes; a blob read or write alone answers 503 with Retry-After', { timeout: 120_000 }, async () => {
     await s3.close();
     const failed: string[] = [];
     for (let i = 0; i < 3; i++) failed.push(...(await round()));
     expect(failed).toEqual([]);
 
+    const write = await putBlob(owner.token, spaceId, 'bytes sent while the store is down');
+    expect([write.status, write.headers.get('retry-after'), write.json.error.code]).toEqual([503, '5', 'unavailable']);
     const viaApi = await asOwner(`/v1/spaces/${spaceId}/files/api.txt`);
     expect([viaApi.status, viaApi.headers['retry-after'], viaApi.json?.error?.code]).toEqual([503, '5', 'unavailable']);
     expect(viaApi.json.error.message).toBe('The file store cannot be reached right now; try again in a few seconds.');
