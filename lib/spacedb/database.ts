@@ -30,6 +30,7 @@ import {
   withReadCache,
   withWriteLock,
 } from './history.ts';
+import { Semaphore } from '../pool.ts';
 import { JobKilled, JobRefused, Pool, PoolClosed, type Owner } from './pool.ts';
 import { splitStatements } from './sql.ts';
 import type { Job, RunJob, RunResult, TablesResult } from './worker.ts';
@@ -71,10 +72,14 @@ export const ANONYMOUS_TIMEOUT_MS = 5000;
  */
 export const MAX_JOBS = { person: 64, anonymousAddress: 2, space: 64, anonymousPerProcess: 4 } as const;
 /**
- * Restores in flight at once on this node: per person (past it 429), and in
- * all per query process (past it 503). Each holds a whole image in memory.
+ * Restores in flight at once on this node: per person (past it 429), and
+ * rebuilding at once per query process (the rest wait their turn). Each
+ * rebuilding holds a whole image in memory.
  */
-export const MAX_RESTORES = { person: 2, perProcess: 1 } as const;
+export const MAX_RESTORES = { person: 4, perProcess: 1 } as const;
+/** Restores rebuilding at once on this node; the others wait their turn (holding no connection). */
+let restoreTurns: Semaphore | null = null;
+const restoreTurn = () => (restoreTurns ??= new Semaphore(MAX_RESTORES.perProcess * config.spacedbWorkers)).acquire();
 
 /** Who a job is for (pool.ts's fairness), and what admission tells them when they have too many in flight. */
 type Asker = Owner & { tooMany: string };
@@ -435,12 +440,10 @@ export async function restoreDatabase(caller: Caller, spaceId: string, at: numbe
   await spaceWith(caller, spaceId, 'admin');
   const owner = ownerOf(caller);
   const release = admit(
-    [
-      { key: `restore:${owner.key}`, cap: MAX_RESTORES.person, code: 'rate_limited', message: `You have ${MAX_RESTORES.person} database restores under way; wait for one to finish.` },
-      { key: 'restore', cap: MAX_RESTORES.perProcess * config.spacedbWorkers, code: 'unavailable', message: 'This server is restoring too many databases at once; try again shortly.' },
-    ],
+    [{ key: `restore:${owner.key}`, cap: MAX_RESTORES.person, code: 'rate_limited', message: `You have ${MAX_RESTORES.person} database restores under way; wait for one to finish.` }],
     config.spacedbTimeoutMs,
   );
+  const endTurn = await restoreTurn();
   const scratch = scratchFile();
   try {
     const { seq, restoredTo } = await target(spaceId, at, Date.now());
@@ -463,6 +466,7 @@ export async function restoreDatabase(caller: Caller, spaceId: string, at: numbe
     });
   } finally {
     removeScratch(scratch);
+    endTurn();
     release();
   }
 }
