@@ -50,6 +50,7 @@ const LIMITS: Record<string, 'checked below' | string> = {
   'app-join-code': 'checked below',
   'app-rows-address': 'checked below',
   'app-rows-app': 'checked below',
+  'domain-verify': 'checked below',
   'room-mention': 'never refuses: only remembers who was told (penalize)',
   'unlock-known': 'never refuses: only remembers who unlocked (penalize)',
   'ai-suggest': 'never an HTTP answer: a room drafts without AI, a socket gets an ai.error message',
@@ -60,10 +61,10 @@ const REFUSALS: Record<string, [count: number, why: string]> = {
   'lib/http/errors.ts': [4, 'the code itself, whose ApiError and errorResponse require a Retry-After by their types'],
   'lib/http/rate-limit.ts': [2, "every limit's 429 (a comment and the throw)"],
   'lib/auth/cli-sign-in.ts': [3, 'pending sign-ins per address and overall, polling too fast: checked below'],
-  'lib/spacedb/database.ts': [1, "jobs in flight; test/spacedb/fairness.test.ts holds them"],
+  'lib/spacedb/database.ts': [7, 'the type of an admission limit, jobs in flight per owner, space and for visitors, writes, restores per person: test/spacedb/fairness.test.ts and isolation.test.ts hold them'],
   'lib/spaces/serving.ts': [1, 'the password form: checked below'],
   'lib/apps/serving.ts': [3, 'the join-code form and the tables: checked below'],
-  'realtime/server.ts': [2, 'a full room (the refusal helper excludes the code): checked below'],
+  'realtime/server.ts': [3, 'a full room (the refusal helper excludes the code), and its count in /metrics: checked below'],
 };
 
 const front = createFrontServer();
@@ -127,7 +128,7 @@ describe('Retry-After on every 429', () => {
     expect([...declaredRateLimits().keys()].filter((name) => name in LIMITS).sort()).toEqual(Object.keys(LIMITS).sort());
   });
 
-  it('on the API: search, mentions, guest comments, view beacons, unlocking, guest database writes', async () => {
+  it('on the API: search, mentions, guest comments, view beacons, unlocking, guest database writes, domain verification', async () => {
     const { owner, member } = w.people;
     await exhaust('search', member.id);
     expectRetryAfter(await w.call('GET', '/v1/search', { as: member, query: { q: 'guide' }, headers: from }), over('search'));
@@ -156,6 +157,10 @@ describe('Retry-After on every 429', () => {
     await w.must(200, 'PATCH', `/v1/spaces/${open}`, { as: owner, body: { guestWrites: true } });
     await exhaust('spacedb-guest-write', ADDRESS);
     expectRetryAfter(await w.call('POST', `/v1/spaces/${open}/db/query`, { body: { sql: 'hit', write: true, guest: {} }, headers: from }), over('spacedb-guest-write'));
+
+    await w.must(200, 'POST', `/v1/spaces/${open}/domains`, { as: owner, body: { hostname: 'docs.retry-after.test' } });
+    await exhaust('domain-verify', owner.id);
+    expectRetryAfter(await w.call('POST', `/v1/spaces/${open}/domains/docs.retry-after.test/verify`, { as: owner, headers: from }), over('domain-verify'));
   });
 
   it("on a site's password form", async () => {
