@@ -41,6 +41,8 @@ export type RealtimeOptions = {
   /** Sockets one room takes on this node (ROOM_MAX_CONNECTIONS). */
   maxRoomConnections?: number;
   name?: string;
+  /** How long a stopping node keeps its sockets (DRAIN_NOTICE_SECONDS). */
+  noticeMs?: number;
 };
 
 export type Realtime = {
@@ -49,17 +51,19 @@ export type Realtime = {
   handleUpgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
   /** Resolves once the node hears room events. */
   ready: Promise<void>;
-  /** Closes every socket after storing every document. */
+  /** Refuses new sockets, keeps the open ones for the notice, then closes them with 4205 and stores every document. */
   stop: () => Promise<void>;
 };
 
 /** The HTTP answer refusing an upgrade, counted in /metrics by its code. */
-function refuse(code: Exclude<ErrorCode, 'rate_limited'>, message: string) {
+function refuse(code: Exclude<ErrorCode, 'rate_limited'>, message: string, headers?: Record<string, string>) {
   realtimeSocketRefusals.inc({ code });
-  return errorResponse(code, message);
+  return errorResponse(code, message, headers);
 }
 /** A full room is a 429 like any other: it says when a place may have come free. */
 export const ROOM_FULL_RETRY_SECONDS = 30;
+/** A stopping node closes its sockets evenly over this long, so their reconnects do not all land at once. */
+export const RECONNECT_SPREAD_MS = 1000;
 
 export function createRealtime(options: RealtimeOptions = {}): Realtime {
   // In this order: an update is checked against the model, then logged, then applied.
@@ -82,6 +86,7 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
 
   const connectionsOf = (roomId: string) => hocuspocus.documents.get(roomId)?.getConnections() ?? [];
   const admission = roomAdmission(() => options.maxRoomConnections ?? config.roomMaxConnections);
+  const open = new Set<SocketState>();
 
   const ws = crossws({
     serverOptions: { maxPayload: MAX_MESSAGE_BYTES },
@@ -89,7 +94,7 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
       // The ticket is checked before the socket exists: without a valid one
       // the upgrade is answered with an HTTP error and no socket is opened.
       async upgrade(request) {
-        if (stopping) return refuse('unavailable', 'This realtime node is restarting: connect again with a fresh ticket.');
+        if (stopping) return refuse('unavailable', 'This realtime node is stopping: connect again with a fresh ticket.', { 'retry-after': '1' });
         const url = new URL(request.url);
         const match = SOCKET_PATH.exec(url.pathname);
         if (!match) return refuse('not_found', 'No such socket.');
@@ -120,6 +125,7 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
         const context = (peer.context as { atrium: SocketContext }).atrium;
         context.socket.close = (code, reason) => peer.close(code, reason);
         context.socket.place.opened();
+        open.add(context.socket);
         realtimeSocketsOpened.inc();
         (peer as unknown as { _atrium: ReturnType<Hocuspocus['handleConnection']> })._atrium = hocuspocus.handleConnection(peer.websocket as WebSocket, peer.request as Request, context);
       },
@@ -127,7 +133,9 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
         (peer as unknown as { _atrium?: ReturnType<Hocuspocus['handleConnection']> })._atrium?.handleMessage(message.uint8Array());
       },
       close(peer, event) {
-        (peer.context as { atrium?: SocketContext }).atrium?.socket.place.free();
+        const socket = (peer.context as { atrium?: SocketContext }).atrium?.socket;
+        socket?.place.free();
+        if (socket) open.delete(socket);
         (peer as unknown as { _atrium?: ReturnType<Hocuspocus['handleConnection']> })._atrium?.handleClose({ code: event.code ?? 1000, reason: event.reason ?? '' });
       },
       error(_peer, error) {
@@ -171,12 +179,23 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      // New sockets are refused from now on (503), but open ones stay for
+      // the notice, while the load balancer sees /readyz fail and takes this
+      // node out: closed earlier, they would reconnect to it (with
+      // `leastconn` it is the emptiest) and be refused.
+      const noticeMs = options.noticeMs ?? config.drainNoticeMs;
+      if (noticeMs > 0) await new Promise((resolve) => setTimeout(resolve, noticeMs));
       clearInterval(timer);
-      // Every socket is told to reconnect now, to another node (the web
-      // client fetches a fresh ticket); its closing makes Hocuspocus store and
-      // unload each document, which is awaited before the node stops.
-      realtimeSocketsDrained.inc(hocuspocus.getConnectionsCount());
-      ws.closeAll(RECONNECT_CLOSE_CODE, 'Server restarting: reconnect');
+      // Every socket is told to reconnect (the web client fetches a fresh
+      // ticket), spread out so that the reconnects reach the other nodes
+      // gradually; its closing makes Hocuspocus store and unload each
+      // document, which is awaited before the node stops.
+      const sockets = [...open];
+      realtimeSocketsDrained.inc(sockets.length);
+      for (const [index, socket] of sockets.entries()) {
+        if (index > 0) await new Promise((resolve) => setTimeout(resolve, RECONNECT_SPREAD_MS / sockets.length));
+        socket.close(RECONNECT_CLOSE_CODE, 'Server restarting: reconnect');
+      }
       hocuspocus.flushPendingStores();
       const deadline = Date.now() + 15_000;
       while ((hocuspocus.getDocumentsCount() > 0 || hocuspocus.unloadingDocuments.size > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));

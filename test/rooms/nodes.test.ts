@@ -1,7 +1,9 @@
 // Realtime nodes as separate processes (npm run realtime): an edit the server
-// acknowledged survives SIGTERM mid-debounce and a restart; two nodes over
-// Redis show each other's edits, chat and presence.
+// acknowledged survives SIGTERM mid-debounce and a restart; a drain keeps its
+// sockets for the notice; two nodes over Redis show each other's edits, chat
+// and presence.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@/lib/db/embedded-postgres.ts';
@@ -63,6 +65,36 @@ describe('realtime nodes', () => {
     const again = await startNode();
     const b = await open(again, w.people.member);
     expect(b.text()).toContain('Written just before SIGTERM');
+  }, 60_000);
+
+  it('on SIGTERM is unready at once, keeps its sockets for DRAIN_NOTICE_SECONDS while refusing new ones with 503, then closes them with 4205', async () => {
+    const node = await startNode({ DRAIN_NOTICE_SECONDS: '4' });
+    const a = await open(node);
+    const b = await open(node, w.people.member);
+    const fresh = new URL(await ticketUrl(w, w.people.owner, w.rooms.room, 'rooms', node.origin));
+    const signalled = Date.now();
+    node.child.kill('SIGTERM');
+    await expect.poll(async () => (await fetch(`${node.origin}/readyz`)).status, { timeout: 10_000, interval: 50 }).toBe(503);
+    // The balancer now takes the node out; the sockets open on it stay meanwhile.
+    expect(a.closed).toBeNull();
+    expect(b.closed).toBeNull();
+    // A new upgrade (one request, by hand: a WebSocket client would retry) is refused with Retry-After.
+    const refusal = await new Promise<{ status: number; retryAfter?: string; body: string }>((resolve, reject) => {
+      const headers = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+      const upgrade = httpRequest(`${node.origin}${fresh.pathname}${fresh.search}`, { headers }, (response) => {
+        let body = '';
+        response.on('data', (c: Buffer) => (body += c)).on('end', () => resolve({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'], body }));
+      });
+      upgrade.on('upgrade', () => reject(new Error('upgraded during the drain'))).on('error', reject).end();
+    });
+    expect(refusal).toMatchObject({ status: 503, retryAfter: '1' });
+    expect(JSON.parse(refusal.body).error.code).toBe('unavailable');
+    expect(a.closed).toBeNull();
+    await waitFor('both sockets to close', () => a.closed && b.closed, 20_000);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(4000);
+    expect([a.closed?.code, b.closed?.code]).toEqual([4205, 4205]);
+    await waitFor('the node to exit', () => node.child.exitCode !== null, 20_000);
+    expect(node.child.exitCode).toBe(0);
   }, 60_000);
 
   it('answers /healthz and /readyz, as web nodes do, for the load balancer', async () => {
