@@ -1,9 +1,13 @@
-// docs/deploy/Caddyfile, run as it is in front of a test server: Caddy asks
-// Atrium before it gets a certificate for a name (on-demand TLS), so an active
-// custom domain is served over https and any other name gets no certificate.
-// Caddy's own CA stands in for Let's Encrypt, which a test cannot reach.
+// docs/deploy/Caddyfile, run as it is in front of a test server, the whole
+// path through Caddy: a claim verified by its DNS record (from a stub), Caddy
+// asking Atrium before it gets a certificate for a name (on-demand TLS), so
+// only a verified domain of a published space is served over https; port 80
+// sending every name to https; a removed domain, whose certificate Caddy
+// still holds, answered 404 by Atrium and never the app. Caddy's own CA
+// stands in for Let's Encrypt, which a test cannot reach.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
+import { request as plainRequest } from 'node:http';
 import { request } from 'node:https';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,6 +28,7 @@ if (!hasCaddy && !process.env.CI) console.warn('caddy is not installed: the Cadd
 const server = useFrontServer();
 let caddy: ChildProcess | null = null;
 let httpsPort = 0;
+let httpPort = 0;
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -45,10 +50,10 @@ async function listening(port: number, deadline = Date.now() + 20_000): Promise<
   throw new Error(`Caddy did not listen on ${port}`);
 }
 
-/** GET https://<name>/ through Caddy, as a browser whose DNS points the name at it. */
-function visit(name: string): Promise<{ status: number; text: string; issuer: string } | { error: string }> {
+/** GET https://<name><path> through Caddy, as a browser whose DNS points the name at it. */
+function visit(name: string, path = '/'): Promise<{ status: number; text: string; issuer: string } | { error: string }> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port: httpsPort, servername: name, headers: { host: name }, path: '/', rejectUnauthorized: false, agent: false }, (res) => {
+    const req = request({ host: '127.0.0.1', port: httpsPort, servername: name, headers: { host: name }, path, rejectUnauthorized: false, agent: false }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
       res.on('end', () => {
@@ -61,6 +66,17 @@ function visit(name: string): Promise<{ status: number; text: string; issuer: st
   });
 }
 
+/** GET http://<name><path> on Caddy's port 80 (here HTTP_PORT). */
+function visitPlain(name: string, path: string): Promise<{ status: number; location?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = plainRequest({ host: '127.0.0.1', port: httpPort, headers: { host: name }, path, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
+    });
+    req.on('error', reject).end();
+  });
+}
+
 run('the Caddyfile in docs/deploy', () => {
   const saved = { ...dnsLookup };
   let dns: DnsStub;
@@ -68,6 +84,7 @@ run('the Caddyfile in docs/deploy', () => {
     dns = await startDnsStub();
     dnsLookup.servers = [dns.server];
     httpsPort = await freePort();
+    httpPort = await freePort();
     const home = await mkdtemp(path.join(tmpdir(), 'atrium-caddy-'));
     caddy = spawn('caddy', ['run', '--config', 'docs/deploy/Caddyfile', '--adapter', 'caddyfile'], {
       env: {
@@ -76,7 +93,7 @@ run('the Caddyfile in docs/deploy', () => {
         XDG_DATA_HOME: path.join(home, 'data'),
         XDG_CONFIG_HOME: path.join(home, 'config'),
         CADDY_ADMIN: 'off',
-        HTTP_PORT: String(await freePort()),
+        HTTP_PORT: String(httpPort),
         HTTPS_PORT: String(httpsPort),
         TLS_ISSUER: 'internal',
         ATRIUM_UPSTREAM: new URL(server.origin).host,
@@ -88,6 +105,7 @@ run('the Caddyfile in docs/deploy', () => {
     caddy.stderr!.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
     caddy.on('exit', (code) => code && code !== 0 && console.error(`caddy exited with ${code}:\n${log}`));
     await listening(httpsPort);
+    await listening(httpPort);
   }, 30_000);
   afterAll(async () => {
     Object.assign(dnsLookup, saved);
@@ -112,5 +130,44 @@ run('the Caddyfile in docs/deploy', () => {
     expect(page).toMatchObject({ status: 200, text: '<h1>Served through Caddy</h1>' });
     expect((page as { issuer: string }).issuer).toMatch(/Caddy Local Authority/);
     expect(await visit('someone-else.example')).toMatchObject({ error: expect.any(String) });
+    // Under the name, every path is the site's: not the API, nor the ask endpoint.
+    expect(await visit('docs.caddy-test.example', '/v1/me')).toMatchObject({ status: 404, text: expect.not.stringContaining('"error"') });
+    expect(await visit('docs.caddy-test.example', '/v1/domains/check?domain=docs.caddy-test.example')).toMatchObject({ status: 404 });
+
+    // Port 80 sends the name to https (on 443: the location names no port), path and query kept;
+    // Caddy answers ACME's own HTTP challenges there first.
+    expect(await visitPlain('docs.caddy-test.example', '/guide/?a=1')).toEqual({ status: 308, location: 'https://docs.caddy-test.example/guide/?a=1' });
+
+    // Removed: Caddy still holds the certificate, and Atrium answers 404 for every path, never the space or the app.
+    expect((await api('DELETE', `/v1/spaces/${space.id}/domains/docs.caddy-test.example`)).status).toBe(204);
+    for (const path of ['/', '/v1/me', '/settings', '/v1/domains/check?domain=docs.caddy-test.example']) {
+      const gone = await visit('docs.caddy-test.example', path);
+      expect(gone).toMatchObject({ status: 404 });
+      expect((gone as { text: string }).text).not.toContain('Served through Caddy');
+      expect((gone as { text: string }).text).toContain('There is no site at this address.');
+    }
+    expect(await visit('docs.caddy-test.example', '/readyz')).toMatchObject({ status: 200 });
+  });
+
+  it('gets no certificate for a verified domain of a space never published, nor for a claim not verified', { timeout: 60_000 }, async () => {
+    const owner = await signIn('caddy-unpublished', 'web');
+    const space = await makeSpace(owner.token, 'caddy-unpublished');
+    const api = (method: string, route: string, body?: unknown) =>
+      rawRequest(server.origin, method, route, { headers: { authorization: `Bearer ${owner.token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const claim = async (hostname: string) => (await api('POST', `/v1/spaces/${space.id}/domains`, { hostname })).json.verification.record;
+    const verified = await claim('empty.caddy-test.example');
+    dns.txt.set(verified.name, [verified.value]);
+    expect((await api('POST', `/v1/spaces/${space.id}/domains/empty.caddy-test.example/verify`)).json.status).toBe('active');
+    await claim('pending.caddy-test.example');
+
+    for (const name of ['empty.caddy-test.example', 'pending.caddy-test.example']) {
+      expect((await rawRequest(server.origin, 'GET', `/v1/domains/check?domain=${name}`)).status).toBe(404);
+      expect(await visit(name)).toMatchObject({ error: expect.any(String) });
+      // Port 80 only redirects; no certificate waits on the other side.
+      expect(await visitPlain(name, '/')).toMatchObject({ status: 308 });
+    }
+    // Published, the verified name gets its certificate on the next visit.
+    await push(owner.token, space.id, { 'index.html': '<h1>Now published</h1>' });
+    expect(await visit('empty.caddy-test.example')).toMatchObject({ status: 200, text: '<h1>Now published</h1>' });
   });
 });
