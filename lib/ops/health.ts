@@ -14,7 +14,7 @@ import { blobStore } from '../storage/index.ts';
 import { noteDependency } from './dependencies.ts';
 
 /** How long one check may take before it counts as failed. */
-const CHECK_TIMEOUT_MS = 2000;
+export const CHECK_TIMEOUT_MS = 2000;
 
 let draining = false;
 

@@ -4,7 +4,18 @@
 // request retried on another node only when that is safe.
 export type Backend = { name: string; port: number };
 
-export function haproxyConfig(options: { port: number; web: Backend[]; realtime: Backend[]; checkIntervalMs: number; bind?: string }): string {
+/** Health checks of /readyz: every 500 ms; two failures in a row take a node out, one success puts it back. */
+export const HEALTH_CHECK = { intervalMs: 500, fall: 2, rise: 1 };
+/** How long one check may take: above the node's own 2 s bound on its readiness checks, so a slow but healthy node is not failed (without it HAProxy gives up after `inter`). */
+export const CHECK_TIMEOUT_SECONDS = 3;
+/**
+ * DRAIN_NOTICE_SECONDS for nodes behind it: the balancer takes a draining node
+ * out at most fall × inter after its first 503, and one more second covers a
+ * check already in flight and a busy machine.
+ */
+export const DRAIN_NOTICE_SECONDS = Math.ceil((HEALTH_CHECK.fall * HEALTH_CHECK.intervalMs + 1000) / 1000);
+
+export function haproxyConfig(options: { port: number; web: Backend[]; realtime: Backend[]; bind?: string }): string {
   const servers = (nodes: Backend[]) => nodes.map((node) => `  server ${node.name} 127.0.0.1:${node.port}`).join('\n');
   return `# Written by the cluster harness (scripts/cluster/haproxy.ts).
 global
@@ -24,12 +35,13 @@ defaults
   timeout queue 10s
   # Room sockets stay open for hours.
   timeout tunnel 1h
+  timeout check ${CHECK_TIMEOUT_SECONDS}s
   # A refused connection (a node stopping or gone) is tried on another node;
   # so is a request that got no answer at all, when it is idempotent.
   retries 3
   option redispatch 1
   retry-on conn-failure empty-response
-  default-server check inter ${options.checkIntervalMs} fall 2 rise 1
+  default-server check inter ${HEALTH_CHECK.intervalMs} fall ${HEALTH_CHECK.fall} rise ${HEALTH_CHECK.rise}
 
 frontend atrium
   bind ${options.bind ?? '127.0.0.1'}:${options.port}

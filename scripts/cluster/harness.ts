@@ -14,7 +14,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from '../../lib/db/embedded-postgres.ts';
 import { s3Env, startS3StandIn } from '../s3-stand-in.ts';
-import { haproxyConfig } from './haproxy.ts';
+import { DRAIN_NOTICE_SECONDS, haproxyConfig } from './haproxy.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -66,9 +66,6 @@ export type Cluster = {
   /** Stops every process (nodes with SIGTERM, so they drain). */
   stop(): Promise<void>;
 };
-
-/** HAProxy's health checks: every 500 ms, two failures mark a node down. */
-export const CHECK_INTERVAL_MS = 500;
 
 function onPath(command: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
@@ -197,8 +194,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
       HOST: '127.0.0.1',
-      // HAProxy needs two failed checks to stop sending to a node.
-      DRAIN_NOTICE_SECONDS: String(Math.ceil((4 * CHECK_INTERVAL_MS) / 1000)),
+      // Until HAProxy has stopped sending to a draining node.
+      DRAIN_NOTICE_SECONDS: String(DRAIN_NOTICE_SECONDS),
       ...options.env,
     };
     const web: ClusterNode[] = [];
@@ -216,7 +213,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await Promise.all(nodes.map((node) => node.start()));
 
     const configFile = path.join(dataDir, 'haproxy.cfg');
-    await writeFile(configFile, haproxyConfig({ port: lbPort, web, realtime, checkIntervalMs: CHECK_INTERVAL_MS }));
+    await writeFile(configFile, haproxyConfig({ port: lbPort, web, realtime }));
     const haproxy = spawn('haproxy', ['-f', configFile, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let haproxyOutput = '';
     for (const stream of [haproxy.stdout!, haproxy.stderr!]) stream.on('data', (c: Buffer) => (haproxyOutput = (haproxyOutput + c).slice(-8000)));
