@@ -68,7 +68,7 @@ describe('realtime nodes', () => {
   }, 60_000);
 
   it('on SIGTERM is unready at once, keeps its sockets for DRAIN_NOTICE_SECONDS while refusing new ones with 503, then closes them with 4205', async () => {
-    const node = await startNode({ DRAIN_NOTICE_SECONDS: '4' });
+    const [node, other] = await Promise.all([startNode({ DRAIN_NOTICE_SECONDS: '4' }), startNode()]);
     const a = await open(node);
     const b = await open(node, w.people.member);
     const fresh = new URL(await ticketUrl(w, w.people.owner, w.rooms.room, 'rooms', node.origin));
@@ -90,6 +90,8 @@ describe('realtime nodes', () => {
     expect(refusal).toMatchObject({ status: 503, retryAfter: '1' });
     expect(JSON.parse(refusal.body).error.code).toBe('unavailable');
     expect(a.closed).toBeNull();
+    // The refused ticket is not spent: it opens a socket on another node.
+    clients.push(await connect(`${other.origin.replace(/^http/, 'ws')}${fresh.pathname}${fresh.search}`, w.rooms.room));
     await waitFor('both sockets to close', () => a.closed && b.closed, 20_000);
     expect(Date.now() - signalled).toBeGreaterThanOrEqual(4000);
     expect([a.closed?.code, b.closed?.code]).toEqual([4205, 4205]);
