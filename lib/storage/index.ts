@@ -73,9 +73,9 @@ async function answersNow(inner: BlobStore): Promise<boolean> {
 function reporting(inner: BlobStore): BlobStore {
   return {
     ...inner,
-    async get(sha256, size) {
+    async get(sha256, size, span) {
       try {
-        const stream = await inner.get(sha256, size);
+        const stream = await inner.get(sha256, size, span);
         noteDependency('storage', true);
         return stream;
       } catch {
