@@ -248,7 +248,8 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
   // The site's own rules (_redirects): the first that matches, unless forced, yields to a file that answers.
   const rule = site.rules ? matchRedirect(site.rules, `/${path}`) : null;
   let resolved = rule?.rule.force ? { entry: null, redirect: false } : await resolveFile(refs, path);
-  if (resolved.redirect) return { kind: 'redirect', location: `${url.origin}${url.pathname}/${url.search}`, status: 308 };
+  // 301, as Netlify answers (and browsers and crawlers expect of a folder).
+  if (resolved.redirect) return { kind: 'redirect', location: `${url.origin}${url.pathname}/${url.search}`, status: 301 };
   let status: 200 | 404 = 200;
   if (!resolved.entry && rule) {
     const { rule: { status: ruleStatus }, target } = rule;
@@ -256,7 +257,7 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
       const location = /^https?:\/\//i.test(target) ? target : `${base}${target}`;
       return { kind: 'redirect', location: location.includes('?') || !url.search ? location : `${location}${url.search}`, status: ruleStatus };
     }
-    // A rewrite (200) or a custom not-found page (404): the target's file, at the asked address.
+    // A rewrite (200) or a custom not-found page (404): the target's file (its URL decoded), at the asked address.
     const targetPath = sitePath(target.split('?')[0].replace(/^\/+/, ''));
     resolved = targetPath === null ? { entry: null, redirect: false } : await resolveFile(refs, targetPath);
     if (resolved.redirect && targetPath !== null) resolved = { entry: await findEntry(refs, `${targetPath}/index.html`), redirect: false };

@@ -12,8 +12,9 @@
 // that answers the path.
 //
 // _headers: a path pattern on its own line, then indented `Name: value`
-// lines. Every rule whose pattern matches the asked path adds its headers;
-// a header named twice is joined with ", ".
+// lines. Every rule whose pattern matches the asked path, whatever its case
+// (as Netlify's parser matches), adds its headers; a header named twice is
+// joined with ", ".
 export type RedirectStatus = 200 | 301 | 302 | 303 | 307 | 308 | 404;
 export type RedirectRule = { from: string; to: string; status: RedirectStatus; force: boolean };
 export type HeaderRule = { path: string; headers: [string, string][] };
@@ -109,6 +110,7 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; ignored: 
     const status = Number(match[1]) as RedirectStatus;
     const external = /^https?:\/\//i.test(to);
     if (!external && !to.startsWith('/')) return skip(line, 'the target is a path starting with "/" or an http(s) address');
+    if (external && !URL.canParse(to)) return skip(line, 'the target is not a valid http(s) address');
     if (external && (status === 200 || status === 404)) return skip(line, `status ${status} serves a file of this site; another site's address cannot be (proxying is not supported)`);
     const tooMany = placeholders(from);
     if (tooMany) return skip(line, tooMany);
@@ -274,7 +276,7 @@ export function compileRules(rules: SiteRules): CompiledRules {
   // Measured on files of 2,000 rules: about 700 bytes per rule and 4 per character of its text, trie included.
   const characters = [...redirects.map((r) => r.from + r.to), ...headers.flatMap((r) => [r.path, ...r.headers.flat()])].reduce((sum, text) => sum + text.length, 0);
   const bytes = 700 * (redirects.length + headers.length) + 4 * characters;
-  return { redirects, headers, redirectTrie: buildTrie(redirects.map((r) => r.from)), headerTrie: buildTrie(headers.map((r) => r.path)), bytes };
+  return { redirects, headers, redirectTrie: buildTrie(redirects.map((r) => r.from)), headerTrie: buildTrie(headers.map((r) => r.path.toLowerCase())), bytes };
 }
 
 /** Calls `found` with the index of every pattern that matches `path`, in no particular order. */
@@ -318,10 +320,33 @@ function bindings({ segments, star }: Pattern, path: string): Map<string, string
   return bound;
 }
 
+// A target is sent as a URL, whatever the site's file holds: a Location
+// header carries bytes, not text (a character past U+00FF cannot be sent at
+// all). The rule's own text keeps its escapes and the characters a URL holds;
+// a placeholder's value is the decoded path (well-formed, or it would not
+// have decoded), so its "%", "?" and "#" are escaped too: /blog/%2541 goes
+// to /news/%2541, as on Netlify.
+
+/** What a URL holds as it is (RFC 3986's unreserved and reserved characters, and valid escapes); anything else becomes UTF-8 escapes. */
+const OUTSIDE_URL = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/gu;
+/** What a path segment's value holds as it is. */
+const OUTSIDE_SEGMENT = /[^A-Za-z0-9\-._~:/@!$&'()*+,;=]/gu;
+const escaped = (text: string, outside: RegExp) => text.replace(outside, (c) => encodeURIComponent(c));
+
+/** A filled-in target as a URL; an address elsewhere keeps its scheme, and its host is sent in punycode. */
+function asUrl(target: string): string {
+  const absolute = /^(https?:\/\/[^/?#]*)(.*)$/is.exec(target);
+  if (!absolute) return escaped(target, OUTSIDE_URL);
+  const [, origin, rest] = absolute;
+  const host = URL.canParse(origin) ? new URL(origin).href.slice(0, -1) : escaped(origin, OUTSIDE_URL);
+  return host + escaped(rest, OUTSIDE_URL);
+}
+
 /**
  * The first redirect rule matching `path` (the asked path, decoded, with its
- * leading slash), with its target filled in. Unless forced, it applies only
- * where no file answers the path (shadowing): the caller decides that.
+ * leading slash), with its target filled in as a URL (percent-encoded).
+ * Unless forced, it applies only where no file answers the path (shadowing):
+ * the caller decides that.
  */
 export function matchRedirect(rules: CompiledRules, path: string): { rule: RedirectRule; target: string } | null {
   let first = Infinity;
@@ -329,14 +354,19 @@ export function matchRedirect(rules: CompiledRules, path: string): { rule: Redir
   if (first === Infinity) return null;
   const rule = rules.redirects[first];
   const bound = bindings(parsePattern(rule.from), path);
-  const target = rule.to.replace(/:([A-Za-z_]\w*)/g, (whole, name: string) => bound.get(name) ?? whole);
-  return { rule, target };
+  // Split around placeholders: even pieces are the rule's text, odd ones names.
+  const filled = rule.to.split(/:([A-Za-z_]\w*)/).map((piece, i) => {
+    if (i % 2 === 0) return piece;
+    const value = bound.get(piece);
+    return value === undefined ? `:${piece}` : escaped(value, OUTSIDE_SEGMENT);
+  });
+  return { rule, target: asUrl(filled.join('')) };
 }
 
-/** The headers the site's rules give `path`; a header named by several rules is joined with ", ", in the file's order. */
+/** The headers the site's rules give `path` (case ignored); a header named by several rules is joined with ", ", in the file's order. */
 export function headersFor(rules: CompiledRules, path: string): Map<string, string> {
   const matching: number[] = [];
-  eachMatch(rules.headerTrie, path, (index) => matching.push(index));
+  eachMatch(rules.headerTrie, path.toLowerCase(), (index) => matching.push(index));
   const out = new Map<string, string>();
   for (const index of matching.sort((a, b) => a - b)) {
     for (const [name, value] of rules.headers[index].headers) {

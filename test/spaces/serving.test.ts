@@ -62,7 +62,7 @@ describe('serving published spaces on their own hosts', () => {
     expect(await home.text()).toBe('<h1>Home</h1>');
     expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const docs = await visit(space, '/docs');
-    expect(docs.status).toBe(308);
+    expect(docs.status).toBe(301);
     expect(docs.headers.get('location')).toBe(`${spaceOrigin(space.id)}/docs/`);
     expect(await (await visit(space, '/docs/')).text()).toBe('<h1>Docs</h1>');
     expect((await visit(space, '/style.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');

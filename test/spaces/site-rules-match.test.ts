@@ -12,8 +12,8 @@ import { compileRules, headersFor, matchRedirect, parseHeaders, parseRedirects, 
 import { signIn } from '../helpers.ts';
 import { makeSpace, push } from './fixtures.ts';
 
-/** The matcher as it was: one regular expression per pattern, and a retry with a slash for "/x/*". */
-function referenceBindings(pattern: string, path: string): Record<string, string> | null {
+/** The matcher as it was: one regular expression per pattern, and a retry with a slash for "/x/*"; `flags` "i" for _headers. */
+function referenceBindings(pattern: string, path: string, flags = ''): Record<string, string> | null {
   const names: string[] = [];
   const splat = pattern.endsWith('*');
   const body = (splat ? pattern.slice(0, -1) : pattern.length > 1 ? pattern.replace(/\/+$/, '') : pattern)
@@ -27,7 +27,7 @@ function referenceBindings(pattern: string, path: string): Record<string, string
     })
     .join('/');
   if (splat) names.push('splat');
-  const regex = new RegExp(`^${body}${splat ? '(.*)' : '/?'}$`);
+  const regex = new RegExp(`^${body}${splat ? '(.*)' : '/?'}$`, flags);
   const match = regex.exec(path) ?? (pattern.endsWith('/*') && !path.endsWith('/') ? regex.exec(`${path}/`) : null);
   return match ? Object.fromEntries(names.map((name, i) => [name, match[i + 1]])) : null;
 }
@@ -66,11 +66,12 @@ describe('matching a site\'s rules', () => {
     );
   });
 
-  it('applies the same header rules, in the file\'s order', () => {
+  it('applies the same header rules, in the file\'s order, whatever the case of either', () => {
+    const anyCase = (text: fc.Arbitrary<string>) => fc.tuple(text, fc.constantFrom('lower', 'upper')).map(([t, c]) => (c === 'upper' ? t.toUpperCase() : t));
     fc.assert(
-      fc.property(fc.array(pattern, { minLength: 1, maxLength: 12 }), path, (patterns, asked) => {
+      fc.property(fc.array(anyCase(pattern), { minLength: 1, maxLength: 12 }), anyCase(path), (patterns, asked) => {
         const headers = patterns.map((p, i) => ({ path: p, headers: [['X-Rule', String(i)]] as [string, string][] }));
-        const expected = patterns.flatMap((p, i) => (referenceBindings(p, asked) ? [String(i)] : []));
+        const expected = patterns.flatMap((p, i) => (referenceBindings(p, asked, 'i') ? [String(i)] : []));
         expect(headersFor(compileRules({ redirects: [], headers }), asked).get('x-rule')).toBe(expected.length ? expected.join(', ') : undefined);
       }),
       { numRuns: 2000 },

@@ -1,0 +1,75 @@
+// Where a site's rules behaved differently from Netlify's (issue 37's defects),
+// through the real front server on the site's own host. Netlify's answers were
+// taken from its own engine (netlify-redirector, @netlify/headers-parser).
+import { describe, expect, it } from 'vitest';
+import { siteUrl } from '@/lib/spaces/hosts.ts';
+import { signIn } from '../helpers.ts';
+import { onPort, rawRequest } from '../http/raw.ts';
+import { useFrontServer } from '../server.ts';
+import { makeSpace, push } from './fixtures.ts';
+
+const server = useFrontServer();
+
+async function published(handle: string, files: Record<string, string>) {
+  const owner = await signIn(handle, 'web');
+  const space = await makeSpace(owner.token, handle);
+  const { commit } = await push(owner.token, space.id, { 'index.html': '<h1>Home</h1>', ...files });
+  const origin = onPort(siteUrl(space.id), server.origin);
+  return { commit, origin, get: (path: string) => rawRequest(origin, 'GET', path) };
+}
+
+/** A Location header as sent: printable ASCII only (Node reads header bytes as Latin-1). */
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+
+describe('redirect targets', () => {
+  const REDIRECTS = ['/blog/* /news/:splat 302', '/jp /日本/ 301', '/fr /café.html 301', '/away https://exämple.test/ü?q=ä 302', '/jour /日本.html 200', '/odd /a|b"c<d>%zz 301'].join('\n');
+
+  it('are sent percent-encoded as UTF-8, never as raw bytes or a 500', async () => {
+    const { get, origin } = await published('rules-nl-encode', { _redirects: REDIRECTS, '日本.html': '<h1>Nihon</h1>' });
+    const cases: [string, number, string][] = [
+      ['/blog/%E6%97%A5', 302, `${origin}/news/%E6%97%A5`],
+      ['/blog/a%20b', 302, `${origin}/news/a%20b`],
+      // An escape in the asked path stays one: %25 is a "%", not the start of one.
+      ['/blog/%2541', 302, `${origin}/news/%2541`],
+      ['/blog/a%3Fb%23c', 302, `${origin}/news/a%3Fb%23c`],
+      ['/jp', 301, `${origin}/%E6%97%A5%E6%9C%AC/`],
+      ['/fr?x=1', 301, `${origin}/caf%C3%A9.html?x=1`],
+      // An address elsewhere keeps its scheme and host; a host beyond ASCII is sent in punycode.
+      ['/away', 302, 'https://xn--exmple-cua.test/%C3%BC?q=%C3%A4'],
+      ['/odd', 301, `${origin}/a%7Cb%22c%3Cd%3E%25zz`],
+    ];
+    for (const [path, status, location] of cases) {
+      const answer = await get(path);
+      expect([answer.status, answer.headers.location], path).toEqual([status, location]);
+      expect(answer.headers.location, path).toMatch(PRINTABLE_ASCII);
+    }
+    // A rewrite to a file named beyond ASCII still serves it.
+    expect((await get('/jour')).text).toBe('<h1>Nihon</h1>');
+  });
+});
+
+describe('a folder asked without its slash', () => {
+  it('is redirected to it with 301, as on Netlify', async () => {
+    const { get, origin } = await published('rules-nl-folder', { 'docs/index.html': '<h1>Docs</h1>' });
+    const answer = await get('/docs?page=2');
+    expect([answer.status, answer.headers.location]).toEqual([301, `${origin}/docs/?page=2`]);
+  });
+});
+
+describe('_headers paths', () => {
+  it('match whatever the case, as Netlify\'s parser does; _redirects paths keep theirs', async () => {
+    const { get } = await published('rules-nl-case', {
+      'assets/app.css': 'h1{}',
+      'Docs/Guide.html': '<h1>Guide</h1>',
+      'été.html': '<h1>Summer</h1>',
+      _headers: '/Assets/*\n  X-Asset: yes\n/docs/*\n  X-Docs: yes\n/ÉTÉ.html\n  X-Summer: yes\n',
+      _redirects: '/Old /new 301\n',
+    });
+    expect((await get('/assets/app.css')).headers['x-asset']).toBe('yes');
+    expect((await get('/Docs/Guide.html')).headers['x-docs']).toBe('yes');
+    expect((await get('/%C3%A9t%C3%A9.html')).headers['x-summer']).toBe('yes');
+    // netlify-redirector matches redirect paths case-sensitively.
+    expect((await get('/Old')).status).toBe(301);
+    expect((await get('/old')).status).toBe(404);
+  });
+});
