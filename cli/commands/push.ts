@@ -35,6 +35,8 @@ function printDiff(diff: Diff) {
 function describeRules(rules: NonNullable<Answer<typeof spacesApi.commit>['rules']>) {
   say(`Rules: ${rules.redirects} from _redirects, ${rules.headers} from _headers.`);
   for (const line of rules.ignored) note(`warning: ${line.file}${line.line ? ` line ${line.line}` : ''} ignored: ${line.reason}`);
+  const unlisted = rules.ignoredCount - rules.ignored.length;
+  if (unlisted > 0) note(`warning: ${unlisted} more lines ignored`);
 }
 
 async function upload(client: AtriumClient, spaceId: string, missing: string[], local: Map<string, { absolute: string; size: number }>, json: boolean) {

@@ -83,6 +83,7 @@ export function DeployDrop({ spaceId }: { spaceId: string }) {
               {line.line ? ` line ${line.line}` : ''} left out: {line.reason}
             </li>
           ))}
+          {result.rules.ignoredCount > result.rules.ignored.length ? <li>{result.rules.ignoredCount - result.rules.ignored.length} more lines left out</li> : null}
         </ul>
       ) : null}
     </section>

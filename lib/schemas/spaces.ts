@@ -11,7 +11,8 @@ export const siteRulesSummary = z
   .object({
     redirects: z.number().int().meta({ description: 'Rules taken from `_redirects`.' }),
     headers: z.number().int().meta({ description: 'Path rules taken from `_headers`.' }),
-    ignored: z.array(z.object({ file: z.enum(['_redirects', '_headers']), line: z.number().int(), reason: z.string() })).meta({ description: 'Lines left out, and why.' }),
+    ignored: z.array(z.object({ file: z.enum(['_redirects', '_headers']), line: z.number().int(), reason: z.string() })).meta({ description: 'Lines left out, and why: the first 100.' }),
+    ignoredCount: z.number().int().meta({ description: 'How many lines were left out in all.' }),
   })
   .meta({ id: 'SiteRules' });
 

@@ -218,24 +218,29 @@ export async function putBlob(caller: SignedInCaller, id: string, sha256: string
 
 const PUSH_ROLES: string[] = rolesWith('push');
 
+/** How many left-out lines a commit answer lists (a file of 42,000 rules would list 40,000); the rest are counted. */
+const REPORTED_LINES = 100;
+
 /** The version's `_redirects` and `_headers`, parsed (lib/spaces/site-rules.ts); null when it has neither. */
 async function readSiteRules(entries: Entry[]): Promise<{ rules: SiteRules; ignored: IgnoredLine[] } | null> {
   const file = (name: string) => entries.find((e) => e.path === name) ?? null;
   const redirects = file('_redirects');
   const headers = file('_headers');
   if (!redirects && !headers) return null;
-  const ignored: IgnoredLine[] = [];
-  const read = async (entry: Entry | null, name: IgnoredLine['file']) => {
-    if (!entry) return '';
-    if (entry.size > RULE_LIMITS.fileBytes) {
-      ignored.push({ file: name, line: 0, reason: `the file is larger than ${RULE_LIMITS.fileBytes / 1024} KB; none of it is used` });
-      return '';
-    }
-    return new TextDecoder().decode(await readPrefix(entry.sha256, entry.size));
+  // A file past the limit is read up to the last whole line within it; the first line left unread is reported.
+  const read = async (entry: Entry | null, name: IgnoredLine['file']): Promise<{ text: string; unread: IgnoredLine[] }> => {
+    if (!entry) return { text: '', unread: [] };
+    const bytes = await readPrefix(entry.sha256, Math.min(entry.size, RULE_LIMITS.fileBytes));
+    if (entry.size <= RULE_LIMITS.fileBytes) return { text: new TextDecoder().decode(bytes), unread: [] };
+    const text = new TextDecoder().decode(bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1));
+    const line = text.split('\n').length;
+    return { text, unread: [{ file: name, line, reason: `the file is larger than ${RULE_LIMITS.fileBytes / 1024} KB; from this line on it is not read` }] };
   };
-  const parsedRedirects = parseRedirects(await read(redirects, '_redirects'));
-  const parsedHeaders = parseHeaders(await read(headers, '_headers'), { onAppOrigin: config.contentDomain === null });
-  ignored.push(...parsedRedirects.ignored, ...parsedHeaders.ignored);
+  const redirectsFile = await read(redirects, '_redirects');
+  const headersFile = await read(headers, '_headers');
+  const parsedRedirects = parseRedirects(redirectsFile.text);
+  const parsedHeaders = parseHeaders(headersFile.text, { onAppOrigin: config.contentDomain === null });
+  const ignored = [...parsedRedirects.ignored, ...redirectsFile.unread, ...parsedHeaders.ignored, ...headersFile.unread];
   return { rules: { redirects: parsedRedirects.rules, headers: parsedHeaders.rules }, ignored };
 }
 
@@ -304,7 +309,7 @@ export async function commitVersion(
       await tx.space.update({ where: { id: space.id }, data: { latestVersion: previous + 1 } });
       const version = versionOut(row);
       await queueWebhookEvent(tx, space.workspaceId, 'version.committed', { space: { id: space.id, name: space.name, url }, version, diff: { added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length, unchanged: diff.unchanged } });
-      const summary = rules ? { rules: { redirects: rules.rules.redirects.length, headers: rules.rules.headers.length, ignored: rules.ignored } } : {};
+      const summary = rules ? { rules: { redirects: rules.rules.redirects.length, headers: rules.rules.headers.length, ignored: rules.ignored.slice(0, REPORTED_LINES), ignoredCount: rules.ignored.length } } : {};
       return { version, diff, url, ...(await alias(previous + 1)), ...summary };
     },
     // Longer than the default: the first commit of a 100,000-file site

@@ -32,6 +32,17 @@ describe('atrium push with rule files', () => {
     expect(stdout).toContain('Rules: 1 from _redirects, 1 from _headers.');
     expect(stderr).toContain('warning: _redirects line 2 ignored: query-string, country and language conditions are not supported');
   });
+
+  it('warns of the first 100 lines left out and counts the rest', { timeout: 60_000 }, async () => {
+    const owner = await signIn('cli-rules-many');
+    const space = await makeSpace(owner.token, 'cli-rules-many');
+    const dir = await mkdtemp(path.join(tmpdir(), 'atrium-rules-'));
+    await writeFile(path.join(dir, '_redirects'), '/a /b\n'.repeat(2250));
+    const env = { ...process.env, ATRIUM_URL: server.origin, ATRIUM_TOKEN: owner.token, ATRIUM_CONFIG_DIR: await mkdtemp(path.join(tmpdir(), 'atrium-config-')) };
+    const { stderr } = await run(process.execPath, ['cli/main.ts', 'push', dir, '--space', space.id], { env });
+    expect(stderr.match(/^warning: _redirects line \d+ ignored: more than 2000 rules$/gm)).toHaveLength(100);
+    expect(stderr).toContain('warning: 150 more lines ignored');
+  });
 });
 
 describe('atrium alias and push --alias', () => {

@@ -3,6 +3,7 @@
 // taken from its own engine (netlify-redirector, @netlify/headers-parser).
 import { describe, expect, it } from 'vitest';
 import { siteUrl } from '@/lib/spaces/hosts.ts';
+import { parseRedirects, RULE_LIMITS } from '@/lib/spaces/site-rules.ts';
 import { signIn } from '../helpers.ts';
 import { onPort, rawRequest } from '../http/raw.ts';
 import { useFrontServer } from '../server.ts';
@@ -71,5 +72,31 @@ describe('_headers paths', () => {
     // netlify-redirector matches redirect paths case-sensitively.
     expect((await get('/Old')).status).toBe(301);
     expect((await get('/old')).status).toBe(404);
+  });
+});
+
+describe('a _redirects larger than the limit', () => {
+  it('is read up to the limit and applied; the rest is reported', async () => {
+    const text = `/first /applied 302\n${`# ${'x'.repeat(98)}\n`.repeat(3000)}/last /never 302\n`;
+    expect(text.length).toBeGreaterThan(RULE_LIMITS.fileBytes);
+    const { get, commit } = await published('rules-nl-large', { _redirects: text });
+    expect((await get('/first')).status).toBe(302);
+    const lastRead = text.slice(0, RULE_LIMITS.fileBytes).split('\n').length - 1;
+    expect(commit.rules.ignored).toEqual([{ file: '_redirects', line: lastRead + 1, reason: 'the file is larger than 256 KB; from this line on it is not read' }]);
+  });
+});
+
+describe('the commit answer for a file of many rules', () => {
+  it('lists the first 100 lines left out and counts them all', async () => {
+    // 252 KB, within the limit.
+    const text = '/a /b\n'.repeat(42_000);
+    expect(parseRedirects(text).ignored).toHaveLength(40_000);
+    const owner = await signIn('rules-nl-many', 'web');
+    const space = await makeSpace(owner.token, 'rules-nl-many');
+    const { commit } = await push(owner.token, space.id, { _redirects: text });
+    expect(commit.rules.ignored).toHaveLength(100);
+    expect(commit.rules.ignored[0]).toEqual({ file: '_redirects', line: 2001, reason: 'more than 2000 rules' });
+    expect(commit.rules.ignoredCount).toBe(40_000);
+    expect(JSON.stringify(commit).length).toBeLessThan(20_000);
   });
 });
