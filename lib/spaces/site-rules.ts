@@ -85,6 +85,12 @@ function validPattern(pattern: string): string | null {
   return null;
 }
 
+/** Why an address elsewhere cannot be a target, or null. A visitor's path may fill its path and query, never choose its host. */
+function addressProblem(to: string): string | null {
+  if (/^https?:\/\/[^/?#]*:[A-Za-z_]/i.test(to)) return "a placeholder in the target's host would let visitors choose where they are sent";
+  return URL.canParse(to) ? null : 'the target is not a valid http(s) address';
+}
+
 export function parseRedirects(text: string): { rules: RedirectRule[]; ignored: IgnoredLine[] } {
   const rules: RedirectRule[] = [];
   const ignored: IgnoredLine[] = [];
@@ -110,7 +116,8 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; ignored: 
     const status = Number(match[1]) as RedirectStatus;
     const external = /^https?:\/\//i.test(to);
     if (!external && !to.startsWith('/')) return skip(line, 'the target is a path starting with "/" or an http(s) address');
-    if (external && !URL.canParse(to)) return skip(line, 'the target is not a valid http(s) address');
+    const elsewhere = external ? addressProblem(to) : null;
+    if (elsewhere) return skip(line, elsewhere);
     if (external && (status === 200 || status === 404)) return skip(line, `status ${status} serves a file of this site; another site's address cannot be (proxying is not supported)`);
     const tooMany = placeholders(from);
     if (tooMany) return skip(line, tooMany);
@@ -266,12 +273,13 @@ function buildTrie(patterns: string[]): Node {
 
 /**
  * A version's rules, compiled for matching. Versions committed before the
- * placeholder caps existed may hold more than they allow: the caps apply here too.
+ * placeholder caps and the checks of addresses elsewhere may hold rules they
+ * refuse: they apply here too.
  */
 export function compileRules(rules: SiteRules): CompiledRules {
   const redirectsWithin = placeholderBudget();
   const headersWithin = placeholderBudget();
-  const redirects = rules.redirects.filter((rule) => redirectsWithin(rule.from) === null);
+  const redirects = rules.redirects.filter((rule) => redirectsWithin(rule.from) === null && !(/^https?:\/\//i.test(rule.to) && addressProblem(rule.to)));
   const headers = rules.headers.filter((rule) => headersWithin(rule.path) === null);
   // Measured on files of 2,000 rules: about 700 bytes per rule and 4 per character of its text, trie included.
   const characters = [...redirects.map((r) => r.from + r.to), ...headers.flatMap((r) => [r.path, ...r.headers.flat()])].reduce((sum, text) => sum + text.length, 0);
@@ -337,9 +345,9 @@ const escaped = (text: string, outside: RegExp) => text.replace(outside, (c) => 
 function asUrl(target: string): string {
   const absolute = /^(https?:\/\/[^/?#]*)(.*)$/is.exec(target);
   if (!absolute) return escaped(target, OUTSIDE_URL);
+  // The rule's own text up to the path: an address it was checked to be (addressProblem).
   const [, origin, rest] = absolute;
-  const host = URL.canParse(origin) ? new URL(origin).href.slice(0, -1) : escaped(origin, OUTSIDE_URL);
-  return host + escaped(rest, OUTSIDE_URL);
+  return new URL(origin).href.slice(0, -1) + escaped(rest, OUTSIDE_URL);
 }
 
 /**

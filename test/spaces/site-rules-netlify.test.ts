@@ -3,7 +3,7 @@
 // taken from its own engine (netlify-redirector, @netlify/headers-parser).
 import { describe, expect, it } from 'vitest';
 import { siteUrl } from '@/lib/spaces/hosts.ts';
-import { parseRedirects, RULE_LIMITS } from '@/lib/spaces/site-rules.ts';
+import { compileRules, matchRedirect, parseRedirects, RULE_LIMITS } from '@/lib/spaces/site-rules.ts';
 import { signIn } from '../helpers.ts';
 import { onPort, rawRequest } from '../http/raw.ts';
 import { useFrontServer } from '../server.ts';
@@ -46,6 +46,17 @@ describe('redirect targets', () => {
     }
     // A rewrite to a file named beyond ASCII still serves it.
     expect((await get('/jour')).text).toBe('<h1>Nihon</h1>');
+  });
+
+  it('never let a visitor choose the host: a placeholder before the path of an address elsewhere is refused', () => {
+    const reason = "a placeholder in the target's host would let visitors choose where they are sent";
+    expect(parseRedirects('/go/* https://:splat@ex.test/ 302\n/to/:site https://:site.ex.test/ 302\n/ok/* https://ex.test:8080/:splat 302\n').ignored).toEqual([
+      { file: '_redirects', line: 1, reason },
+      { file: '_redirects', line: 2, reason },
+    ]);
+    // A version committed before this check is served without such a rule.
+    const stored = { from: '/go/*', to: 'https://:splat@ex.test/', status: 302 as const, force: false };
+    expect(matchRedirect(compileRules({ redirects: [stored], headers: [] }), '/go/evil.test/x')).toBeNull();
   });
 });
 
