@@ -37,7 +37,7 @@ import { contentTypeOf, siteCsp } from './content.ts';
 import { findEntry, type ChunkRef, type Entry } from './manifest.ts';
 import { normalizePath } from './paths.ts';
 import { versionSite } from './publishing.ts';
-import { headersFor, matchRedirect, sentOnAppOrigin, setsCaching } from './site-rules.ts';
+import { headersFor, isRedirect, matchRedirect, sentOnAppOrigin, setsCaching } from './site-rules.ts';
 import { aliasVersion } from './aliases.ts';
 import { domainOf } from './domains.ts';
 import { aliasOrigin, spaceOrigin } from './hosts.ts';
@@ -246,18 +246,18 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
   if (path === null) return notFound(null);
   const base = visit.where === 'own-host' ? url.origin : `${url.origin}${appPath(visit, id)}`;
   // The site's own rules (_redirects): the first that matches, unless forced, yields to a file that answers.
-  const rule = site.rules ? matchRedirect(site.rules, `/${path}`) : null;
+  const rule = site.rules ? matchRedirect(site.rules, `/${path}`, url.searchParams) : null;
   let resolved = rule?.rule.force ? { entry: null, redirect: false } : await resolveFile(refs, path);
   // 301, as Netlify answers (and browsers and crawlers expect of a folder).
   if (resolved.redirect) return { kind: 'redirect', location: `${url.origin}${url.pathname}/${url.search}`, status: 301 };
-  let status: 200 | 404 = 200;
+  let status = 200;
   if (!resolved.entry && rule) {
     const { rule: { status: ruleStatus }, target } = rule;
-    if (ruleStatus !== 200 && ruleStatus !== 404) {
+    if (isRedirect(ruleStatus)) {
       const location = /^https?:\/\//i.test(target) ? target : `${base}${target}`;
-      return { kind: 'redirect', location: location.includes('?') || !url.search ? location : `${location}${url.search}`, status: ruleStatus };
+      return { kind: 'redirect', location: location.includes('?') || !url.search ? location : `${location}${url.search}`, status: ruleStatus as 301 | 302 | 303 | 307 | 308 };
     }
-    // A rewrite (200) or a custom not-found page (404): the target's file (its URL decoded), at the asked address.
+    // A rewrite (200), or an error page (a custom 404, a 410 for gone…): the target's file (its URL decoded), at the asked address.
     const targetPath = sitePath(target.split('?')[0].replace(/^\/+/, ''));
     resolved = targetPath === null ? { entry: null, redirect: false } : await resolveFile(refs, targetPath);
     if (resolved.redirect && targetPath !== null) resolved = { entry: await findEntry(refs, `${targetPath}/index.html`), redirect: false };

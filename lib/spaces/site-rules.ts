@@ -3,20 +3,24 @@
 // `_headers` (response headers per path). They are parsed when the version is
 // committed; a line that cannot be used is left out and reported, never fatal.
 //
-// _redirects: `<from> <to> [status][!]` per line, `#` comments. Status 301 by
-// default; 200 rewrites (serves <to>'s file at <from>), 404 serves <to> with
-// status 404, `!` forces the rule even where a file exists. <from> may end in
-// `*` (the rest of the path, `:splat` in <to>) and hold `:name` placeholders
-// (one segment each). Matching ignores the query string and a trailing slash;
-// the first rule that matches wins, and unless forced it yields to a file
-// that answers the path.
+// _redirects: `<from> [name=value…] <to> [status][!]` per line, `#` comments.
+// Status 301 by default; 301, 302, 303, 307 and 308 redirect, 200 rewrites
+// (serves <to>'s file at <from>), a 4xx or 5xx serves <to> with that status
+// (404 for a custom not-found page, 410 for gone), `!` forces the rule even
+// where a file exists. <from> may end in `*` (the rest of the path, `:splat`
+// in <to>) and hold `:name` placeholders (one segment each). `name=value`
+// conditions ask for a query parameter: `id=:id` binds its value, `id=5`
+// wants that value. Matching ignores a trailing slash; the first rule that
+// matches wins, and unless forced it yields to a file that answers the path.
 //
 // _headers: a path pattern on its own line, then indented `Name: value`
 // lines. Every rule whose pattern matches the asked path, whatever its case
 // (as Netlify's parser matches), adds its headers; a header named twice is
 // joined with ", ".
-export type RedirectStatus = 200 | 301 | 302 | 303 | 307 | 308 | 404;
-export type RedirectRule = { from: string; to: string; status: RedirectStatus; force: boolean };
+/** 301, 302, 303, 307 or 308 (a redirect), 200 (a rewrite), or 400 to 599 (the target's file with that status). */
+export type RedirectStatus = number;
+/** `query`: the query parameters the rule asks for, by name: a value, or a `:placeholder` that binds it. */
+export type RedirectRule = { from: string; to: string; status: RedirectStatus; force: boolean; query?: [string, string][] };
 export type HeaderRule = { path: string; headers: [string, string][] };
 export type SiteRules = { redirects: RedirectRule[]; headers: HeaderRule[] };
 export type IgnoredLine = { file: '_redirects' | '_headers'; line: number; reason: string };
@@ -32,7 +36,10 @@ export const RULE_LIMITS = {
   placeholdersPerFile: 1000,
 } as const;
 
-const STATUSES = new Set([200, 301, 302, 303, 307, 308, 404]);
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Whether a rule's status redirects; any other serves a file of the site. */
+export const isRedirect = (status: RedirectStatus) => REDIRECTS.has(status);
+const validStatus = (status: number) => isRedirect(status) || status === 200 || (status >= 400 && status <= 599);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 /** Headers that are Atrium's to send: framing of the body, cookies (the site's access cookie among them), sniffing. */
 const RESERVED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'content-encoding', 'etag', 'last-modified', 'location', 'set-cookie', 'x-content-type-options', 'keep-alive', 'upgrade', 'trailer', 'date', 'vary', 'accept-ranges', 'content-range']);
@@ -107,21 +114,26 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; ignored: 
     if (rules.length >= RULE_LIMITS.redirects) return skip(line, `more than ${RULE_LIMITS.redirects} rules`);
     const fields = content.split(/\s+/);
     if (fields.length < 2) return skip(line, 'a rule needs a path and a target');
-    const [from, to, statusField, ...rest] = fields;
-    if (rest.length || (statusField && statusField.includes('='))) return skip(line, 'query-string, country and language conditions are not supported');
+    // As Netlify reads a line: the target is the first field after the path that is a path or an address.
+    const [from, ...parts] = fields;
+    const at = parts.findIndex((part) => part.startsWith('/') || /^https?:\/\//i.test(part));
+    if (at === -1) return skip(line, 'the target is a path starting with "/" or an http(s) address');
+    const query = parts.slice(0, at).map((part) => part.split('='));
+    if (query.some((pair) => pair.length !== 2 || !pair[0])) return skip(line, 'a query condition between the path and the target is "name=value" or "name=:placeholder"');
+    const [to, statusField, ...conditions] = parts.slice(at);
+    if (conditions.length || statusField?.includes('=')) return skip(line, 'country, language and role conditions are not supported');
     const problem = validPattern(from);
     if (problem) return skip(line, problem);
     const match = /^(\d{3})(!?)$/.exec(statusField ?? '301');
-    if (!match || !STATUSES.has(Number(match[1]))) return skip(line, `status "${statusField}" is not one of 200, 301, 302, 303, 307, 308, 404 (with an optional "!")`);
-    const status = Number(match[1]) as RedirectStatus;
+    if (!match || !validStatus(Number(match[1]))) return skip(line, `status "${statusField}" is not 200, a redirect (301, 302, 303, 307, 308) or an error from 400 to 599 (with an optional "!")`);
+    const status = Number(match[1]);
     const external = /^https?:\/\//i.test(to);
-    if (!external && !to.startsWith('/')) return skip(line, 'the target is a path starting with "/" or an http(s) address');
     const elsewhere = external ? addressProblem(to) : null;
     if (elsewhere) return skip(line, elsewhere);
-    if (external && (status === 200 || status === 404)) return skip(line, `status ${status} serves a file of this site; another site's address cannot be (proxying is not supported)`);
+    if (external && !isRedirect(status)) return skip(line, `status ${status} serves a file of this site; another site's address cannot be (proxying is not supported)`);
     const tooMany = placeholders(from);
     if (tooMany) return skip(line, tooMany);
-    rules.push({ from, to, status, force: match[2] === '!' });
+    rules.push({ from, to, status, force: match[2] === '!', ...(query.length ? { query: query as [string, string][] } : {}) });
   });
   return { rules, ignored };
 }
@@ -350,18 +362,41 @@ function asUrl(target: string): string {
   return new URL(origin).href.slice(0, -1) + escaped(rest, OUTSIDE_URL);
 }
 
+/** What a rule's query conditions bind from the asked parameters (each name's first value), or null when one is not met. */
+function queryBindings(rule: RedirectRule, asked: () => Map<string, string>): Map<string, string> | null {
+  const bound = new Map<string, string>();
+  for (const [name, wanted] of rule.query ?? []) {
+    const value = asked().get(name);
+    if (value === undefined) return null;
+    if (isPlaceholder(wanted)) bound.set(wanted.slice(1), value);
+    else if (value !== wanted) return null;
+  }
+  return bound;
+}
+
 /**
  * The first redirect rule matching `path` (the asked path, decoded, with its
- * leading slash), with its target filled in as a URL (percent-encoded).
- * Unless forced, it applies only where no file answers the path (shadowing):
- * the caller decides that.
+ * leading slash) and whose query conditions `query` meets, with its target
+ * filled in as a URL (percent-encoded). Unless forced, it applies only where
+ * no file answers the path (shadowing): the caller decides that.
  */
-export function matchRedirect(rules: CompiledRules, path: string): { rule: RedirectRule; target: string } | null {
-  let first = Infinity;
-  eachMatch(rules.redirectTrie, path, (index) => (first = Math.min(first, index)));
-  if (first === Infinity) return null;
-  const rule = rules.redirects[first];
-  const bound = bindings(parsePattern(rule.from), path);
+export function matchRedirect(rules: CompiledRules, path: string, query = new URLSearchParams()): { rule: RedirectRule; target: string } | null {
+  const matching: number[] = [];
+  eachMatch(rules.redirectTrie, path, (index) => matching.push(index));
+  // Read once, when a rule asks: URLSearchParams.get scans every parameter, for every rule.
+  let parameters: Map<string, string> | null = null;
+  const asked = () => (parameters ??= new Map([...query].reverse())); // reversed: a name's first value wins
+  let rule: RedirectRule | undefined;
+  let fromQuery: Map<string, string> | null = null;
+  for (const index of matching.sort((a, b) => a - b)) {
+    fromQuery = queryBindings(rules.redirects[index], asked);
+    if (fromQuery) {
+      rule = rules.redirects[index];
+      break;
+    }
+  }
+  if (!rule || !fromQuery) return null;
+  const bound = new Map([...bindings(parsePattern(rule.from), path), ...fromQuery]);
   // Split around placeholders: even pieces are the rule's text, odd ones names.
   const filled = rule.to.split(/:([A-Za-z_]\w*)/).map((piece, i) => {
     if (i % 2 === 0) return piece;

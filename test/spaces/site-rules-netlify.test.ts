@@ -60,6 +60,31 @@ describe('redirect targets', () => {
   });
 });
 
+describe('query-string conditions and other statuses', () => {
+  const REDIRECTS = ['/store id=:id /blog/:id 301', '/store cat=books /books 302', '/store /shop 301', '/gone /gone-page.html 410', '/busy /busy.html 503!', '/busy.html /x 999'].join('\n');
+
+  it('match on the query as Netlify does, and serve the target with any error status', async () => {
+    const { get, origin, commit } = await published('rules-nl-query', { _redirects: REDIRECTS, 'gone-page.html': '<h1>Gone</h1>', 'busy.html': '<h1>Busy</h1>' });
+    expect(commit.rules.ignored.map((i: { line: number }) => i.line)).toEqual([6]);
+    const cases: [string, number, string | undefined][] = [
+      ['/store?id=5', 301, `${origin}/blog/5?id=5`],
+      ['/store?x=1&id=a%20b', 301, `${origin}/blog/a%20b?x=1&id=a%20b`],
+      // A rule whose condition is not met is passed over for the next.
+      ['/store?cat=books', 302, `${origin}/books?cat=books`],
+      ['/store?cat=music', 301, `${origin}/shop?cat=music`],
+      ['/store', 301, `${origin}/shop`],
+    ];
+    for (const [path, status, location] of cases) {
+      const answer = await get(path);
+      expect([answer.status, answer.headers.location], path).toEqual([status, location]);
+    }
+    const gone = await get('/gone');
+    expect([gone.status, gone.text]).toEqual([410, '<h1>Gone</h1>']);
+    const busy = await get('/busy');
+    expect([busy.status, busy.text]).toEqual([503, '<h1>Busy</h1>']);
+  });
+});
+
 describe('a folder asked without its slash', () => {
   it('is redirected to it with 301, as on Netlify', async () => {
     const { get, origin } = await published('rules-nl-folder', { 'docs/index.html': '<h1>Docs</h1>' });

@@ -25,6 +25,7 @@ const REDIRECTS = `# Moved pages
 /search  /find  301  q=:q
 /proxy/*  https://api.example/:splat  200
 /teapot   /tea   418
+/ancient  /old   99
 `;
 
 const HEADERS = `# Every page
@@ -66,12 +67,12 @@ describe('_redirects and _headers', () => {
     const { commit } = await published('rules-commit');
     expect(commit.version.number).toBe(1);
     expect(commit.rules).toEqual({
-      redirects: 8,
+      redirects: 9,
       headers: 3,
       ignored: [
-        { file: '_redirects', line: 10, reason: 'query-string, country and language conditions are not supported' },
+        { file: '_redirects', line: 10, reason: 'country, language and role conditions are not supported' },
         { file: '_redirects', line: 11, reason: "status 200 serves a file of this site; another site's address cannot be (proxying is not supported)" },
-        { file: '_redirects', line: 12, reason: 'status "418" is not one of 200, 301, 302, 303, 307, 308, 404 (with an optional "!")' },
+        { file: '_redirects', line: 13, reason: 'status "99" is not 200, a redirect (301, 302, 303, 307, 308) or an error from 400 to 599 (with an optional "!")' },
         { file: '_headers', line: 5, reason: 'Set-Cookie is set by Atrium and cannot be changed' },
       ],
       ignoredCount: 4,
