@@ -123,6 +123,7 @@ function visitOf(request: { headers: HeaderReader }, url: URL, site: SiteAddress
     referrer: request.headers.get('referer'),
     fetchSite: request.headers.get('sec-fetch-site'),
     fetchMode: request.headers.get('sec-fetch-mode'),
+    acceptLanguage: request.headers.get('accept-language'),
   };
 }
 

@@ -74,11 +74,14 @@ export function addressKey(address: string | null): string {
   return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
 }
 
+/** The trusted proxies' headers that name the client's country (an answer that depends on it varies by them). */
+export const COUNTRY_HEADERS = ['x-vercel-ip-country', 'cf-ipcountry'] as const;
+
 /** City and country from trusted proxy headers; null when not behind a trusted proxy. */
 export function clientLocation(request: { headers: HeaderReader }): Location | null {
   if (!config.trustProxy) return null;
   const city = decoded(header(request, 'x-vercel-ip-city') ?? header(request, 'cf-ipcity'));
-  const country = header(request, 'x-vercel-ip-country') ?? header(request, 'cf-ipcountry');
+  const country = header(request, COUNTRY_HEADERS[0]) ?? header(request, COUNTRY_HEADERS[1]);
   // Cloudflare says XX for unknown and T1 for Tor.
   const knownCountry = country && !['XX', 'T1'].includes(country) ? country : null;
   return city || knownCountry ? { city, country: knownCountry } : null;

@@ -108,7 +108,7 @@ export async function fileParts(request: { method: string; headers: HeaderReader
   const coding = negotiable && !(rangeable && asked('range')) ? chosenCoding(asked('accept-encoding')) : null;
   const etag = coding ? `"${file.sha256}-${coding}"` : `"${file.sha256}"`;
   const headers: Record<string, string> = { etag, 'x-content-type-options': 'nosniff', 'x-content-sha256': file.sha256, ...answer.headers };
-  if (negotiable) headers.vary = 'Accept-Encoding';
+  if (negotiable) headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
   if (rangeable) headers['accept-ranges'] = 'bytes';
   if (rangeable && clientHas(asked('if-none-match'), etag)) return { status: 304, headers, body: null };
   const head = request.method === 'HEAD';

@@ -30,6 +30,7 @@ import type { Caller } from '../access/caller.ts';
 import type { Actor } from '../auth/tokens.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
+import { COUNTRY_HEADERS } from '../http/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { FileAnswer } from '../http/files.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
@@ -37,7 +38,7 @@ import { contentTypeOf, siteCsp } from './content.ts';
 import { findEntry, type ChunkRef, type Entry } from './manifest.ts';
 import { normalizePath } from './paths.ts';
 import { versionSite } from './publishing.ts';
-import { headersFor, isRedirect, matchRedirect, sentOnAppOrigin, setsCaching } from './site-rules.ts';
+import { dependsOn, headersFor, isRedirect, matchRedirect, preferredLanguage, sentOnAppOrigin, setsCaching } from './site-rules.ts';
 import { aliasVersion } from './aliases.ts';
 import { domainOf } from './domains.ts';
 import { aliasOrigin, spaceOrigin } from './hosts.ts';
@@ -73,6 +74,8 @@ export type SiteVisit = {
   /** The browser's Sec-Fetch-Site and Sec-Fetch-Mode, when it sent them. */
   fetchSite: string | null;
   fetchMode: string | null;
+  /** The browser's Accept-Language, for the site's `Language=` rules. */
+  acceptLanguage: string | null;
 };
 
 /** What to answer; `grant` is a new value for the space's cookie. */
@@ -246,7 +249,8 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
   if (path === null) return notFound(null);
   const base = visit.where === 'own-host' ? url.origin : `${url.origin}${appPath(visit, id)}`;
   // The site's own rules (_redirects): the first that matches, unless forced, yields to a file that answers.
-  const rule = site.rules ? matchRedirect(site.rules, `/${path}`, url.searchParams) : null;
+  const visitor = { query: url.searchParams, country: visit.client.location?.country ?? null, language: preferredLanguage(visit.acceptLanguage) };
+  const rule = site.rules ? matchRedirect(site.rules, `/${path}`, visitor) : null;
   let resolved = rule?.rule.force ? { entry: null, redirect: false } : await resolveFile(refs, path);
   // 301, as Netlify answers (and browsers and crawlers expect of a folder).
   if (resolved.redirect) return { kind: 'redirect', location: `${url.origin}${url.pathname}/${url.search}`, status: 301 };
@@ -284,6 +288,10 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
     contentType = headers['content-type'];
     delete headers['content-type'];
   }
+  // A rule for this path that asks for the country or language may serve another file to another visitor.
+  const depends = site.rules ? dependsOn(site.rules, `/${path}`) : { country: false, language: false };
+  const vary = [...(depends.language ? ['Accept-Language'] : []), ...(depends.country ? COUNTRY_HEADERS : [])];
+  if (vary.length) headers.vary = vary.join(', ');
   const csp = siteCsp(visit.where);
   headers['content-security-policy'] = headers['content-security-policy'] ? `${csp}, ${headers['content-security-policy']}` : csp;
   const served = entry ? status : 404;

@@ -10,8 +10,10 @@
 // where a file exists. <from> may end in `*` (the rest of the path, `:splat`
 // in <to>) and hold `:name` placeholders (one segment each). `name=value`
 // conditions ask for a query parameter: `id=:id` binds its value, `id=5`
-// wants that value. Matching ignores a trailing slash; the first rule that
-// matches wins, and unless forced it yields to a file that answers the path.
+// wants that value; `Country=us,ca` and `Language=en,fr` after the status ask
+// for the visitor's country (from the trusted proxy) or preferred language.
+// Matching ignores a trailing slash; the first rule that matches wins, and
+// unless forced it yields to a file that answers the path.
 //
 // _headers: a path pattern on its own line, then indented `Name: value`
 // lines. Every rule whose pattern matches the asked path, whatever its case
@@ -19,8 +21,13 @@
 // joined with ", ".
 /** 301, 302, 303, 307 or 308 (a redirect), 200 (a rewrite), or 400 to 599 (the target's file with that status). */
 export type RedirectStatus = number;
-/** `query`: the query parameters the rule asks for, by name: a value, or a `:placeholder` that binds it. */
-export type RedirectRule = { from: string; to: string; status: RedirectStatus; force: boolean; query?: [string, string][] };
+/**
+ * `query`: the query parameters the rule asks for, by name: a value, or a `:placeholder` that binds it.
+ * `country`, `language`: the visitor's country (ISO codes) or preferred language (tags) it asks for, in lower case.
+ */
+export type RedirectRule = { from: string; to: string; status: RedirectStatus; force: boolean; query?: [string, string][]; country?: string[]; language?: string[] };
+/** What a rule may ask of the visitor besides the path: the query, the country (null unknown), the preferred language (null none). */
+export type Visitor = { query: URLSearchParams; country: string | null; language: string | null };
 export type HeaderRule = { path: string; headers: [string, string][] };
 export type SiteRules = { redirects: RedirectRule[]; headers: HeaderRule[] };
 export type IgnoredLine = { file: '_redirects' | '_headers'; line: number; reason: string };
@@ -121,7 +128,14 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; ignored: 
     const query = parts.slice(0, at).map((part) => part.split('='));
     if (query.some((pair) => pair.length !== 2 || !pair[0])) return skip(line, 'a query condition between the path and the target is "name=value" or "name=:placeholder"');
     const [to, statusField, ...conditions] = parts.slice(at);
-    if (conditions.length || statusField?.includes('=')) return skip(line, 'country, language and role conditions are not supported');
+    if (statusField?.includes('=')) return skip(line, 'a status comes before the conditions (Country=, Language=)');
+    const asks: { country?: string[]; language?: string[] } = {};
+    for (const condition of conditions) {
+      const [key, values, ...more] = condition.split('=');
+      const kind = key.toLowerCase();
+      if ((kind !== 'country' && kind !== 'language') || more.length || !values) return skip(line, `only Country= and Language= conditions are supported, not "${condition}"`);
+      asks[kind] = values.toLowerCase().split(',').filter(Boolean);
+    }
     const problem = validPattern(from);
     if (problem) return skip(line, problem);
     const match = /^(\d{3})(!?)$/.exec(statusField ?? '301');
@@ -133,7 +147,7 @@ export function parseRedirects(text: string): { rules: RedirectRule[]; ignored: 
     if (external && !isRedirect(status)) return skip(line, `status ${status} serves a file of this site; another site's address cannot be (proxying is not supported)`);
     const tooMany = placeholders(from);
     if (tooMany) return skip(line, tooMany);
-    rules.push({ from, to, status, force: match[2] === '!', ...(query.length ? { query: query as [string, string][] } : {}) });
+    rules.push({ from, to, status, force: match[2] === '!', ...(query.length ? { query: query as [string, string][] } : {}), ...asks });
   });
   return { rules, ignored };
 }
@@ -203,7 +217,7 @@ type Node = {
 /** `run` is the segments joined with "/", set once the trie is built. */
 type Edge = { segments: string[]; run: string; to: Node };
 /** A version's rules ready to match (compileRules): each file's patterns in one trie; `bytes` estimates the memory they hold. */
-export type CompiledRules = { redirects: RedirectRule[]; headers: HeaderRule[]; redirectTrie: Node; headerTrie: Node; bytes: number };
+export type CompiledRules = { redirects: RedirectRule[]; headers: HeaderRule[]; redirectTrie: Node; headerTrie: Node; bytes: number; conditional: boolean };
 
 function parsePattern(pattern: string): Pattern {
   if (pattern.endsWith('*')) {
@@ -296,7 +310,8 @@ export function compileRules(rules: SiteRules): CompiledRules {
   // Measured on files of 2,000 rules: about 700 bytes per rule and 4 per character of its text, trie included.
   const characters = [...redirects.map((r) => r.from + r.to), ...headers.flatMap((r) => [r.path, ...r.headers.flat()])].reduce((sum, text) => sum + text.length, 0);
   const bytes = 700 * (redirects.length + headers.length) + 4 * characters;
-  return { redirects, headers, redirectTrie: buildTrie(redirects.map((r) => r.from)), headerTrie: buildTrie(headers.map((r) => r.path.toLowerCase())), bytes };
+  const conditional = redirects.some((rule) => rule.country || rule.language);
+  return { redirects, headers, redirectTrie: buildTrie(redirects.map((r) => r.from)), headerTrie: buildTrie(headers.map((r) => r.path.toLowerCase())), bytes, conditional };
 }
 
 /** Calls `found` with the index of every pattern that matches `path`, in no particular order. */
@@ -362,8 +377,28 @@ function asUrl(target: string): string {
   return new URL(origin).href.slice(0, -1) + escaped(rest, OUTSIDE_URL);
 }
 
-/** What a rule's query conditions bind from the asked parameters (each name's first value), or null when one is not met. */
-function queryBindings(rule: RedirectRule, asked: () => Map<string, string>): Map<string, string> | null {
+/**
+ * The language a visitor prefers (Accept-Language's first tag of the highest
+ * weight, "*" and weight 0 aside), in lower case; null when none.
+ */
+export function preferredLanguage(header: string | null): string | null {
+  let best: { tag: string; weight: number } | null = null;
+  for (const entry of (header ?? '').split(',').slice(0, 50)) {
+    const [tag, ...parameters] = entry.trim().split(';');
+    const q = parameters.map((p) => /^\s*q=([01](?:\.\d{0,3})?)\s*$/i.exec(p)).find(Boolean);
+    const weight = q ? Number(q[1]) : 1;
+    if (/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(tag) && weight > 0 && (!best || weight > best.weight)) best = { tag: tag.toLowerCase(), weight };
+  }
+  return best?.tag ?? null;
+}
+
+/** Whether a `Language=` value takes the visitor's language: itself, or a region of it (`en` takes `en-gb`, `en-gb` only itself), as Netlify matches. */
+const speaks = (language: string | null, wanted: string) => language !== null && (language === wanted || language.startsWith(`${wanted}-`));
+
+/** What a rule's conditions bind from the asked query parameters (each name's first value), or null when one is not met. */
+function conditionsMet(rule: RedirectRule, visitor: Visitor, asked: () => Map<string, string>): Map<string, string> | null {
+  if (rule.country && !(visitor.country && rule.country.includes(visitor.country.toLowerCase()))) return null;
+  if (rule.language && !rule.language.some((wanted) => speaks(visitor.language, wanted))) return null;
   const bound = new Map<string, string>();
   for (const [name, wanted] of rule.query ?? []) {
     const value = asked().get(name);
@@ -376,20 +411,20 @@ function queryBindings(rule: RedirectRule, asked: () => Map<string, string>): Ma
 
 /**
  * The first redirect rule matching `path` (the asked path, decoded, with its
- * leading slash) and whose query conditions `query` meets, with its target
+ * leading slash) and whose conditions the visitor meets, with its target
  * filled in as a URL (percent-encoded). Unless forced, it applies only where
  * no file answers the path (shadowing): the caller decides that.
  */
-export function matchRedirect(rules: CompiledRules, path: string, query = new URLSearchParams()): { rule: RedirectRule; target: string } | null {
+export function matchRedirect(rules: CompiledRules, path: string, visitor: Visitor = { query: new URLSearchParams(), country: null, language: null }): { rule: RedirectRule; target: string } | null {
   const matching: number[] = [];
   eachMatch(rules.redirectTrie, path, (index) => matching.push(index));
   // Read once, when a rule asks: URLSearchParams.get scans every parameter, for every rule.
   let parameters: Map<string, string> | null = null;
-  const asked = () => (parameters ??= new Map([...query].reverse())); // reversed: a name's first value wins
+  const asked = () => (parameters ??= new Map([...visitor.query].reverse())); // reversed: a name's first value wins
   let rule: RedirectRule | undefined;
   let fromQuery: Map<string, string> | null = null;
   for (const index of matching.sort((a, b) => a - b)) {
-    fromQuery = queryBindings(rules.redirects[index], asked);
+    fromQuery = conditionsMet(rules.redirects[index], visitor, asked);
     if (fromQuery) {
       rule = rules.redirects[index];
       break;
@@ -404,6 +439,21 @@ export function matchRedirect(rules: CompiledRules, path: string, query = new UR
     return value === undefined ? `:${piece}` : escaped(value, OUTSIDE_SEGMENT);
   });
   return { rule, target: asUrl(filled.join('')) };
+}
+
+/**
+ * Whether the answer for `path` depends on the visitor's country or language:
+ * a rule for the path asks for one, met or not (a cache must keep the answers
+ * apart, Vary). Only walked for a version with such rules.
+ */
+export function dependsOn(rules: CompiledRules, path: string): { country: boolean; language: boolean } {
+  const depends = { country: false, language: false };
+  if (!rules.conditional) return depends;
+  eachMatch(rules.redirectTrie, path, (index) => {
+    depends.country ||= Boolean(rules.redirects[index].country);
+    depends.language ||= Boolean(rules.redirects[index].language);
+  });
+  return depends;
 }
 
 /** The headers the site's rules give `path` (case ignored); a header named by several rules is joined with ", ", in the file's order. */

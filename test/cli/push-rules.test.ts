@@ -30,7 +30,7 @@ describe('atrium push with rule files', () => {
     const { stdout, stderr } = await run(process.execPath, ['cli/main.ts', 'push', dir, '--space', space.id], { env });
     expect(stdout).toContain('Published version 1');
     expect(stdout).toContain('Rules: 1 from _redirects, 1 from _headers.');
-    expect(stderr).toContain('warning: _redirects line 2 ignored: country, language and role conditions are not supported');
+    expect(stderr).toContain('warning: _redirects line 2 ignored: only Country= and Language= conditions are supported, not "q=:q"');
   });
 
   it('warns of the first 100 lines left out and counts the rest', { timeout: 60_000 }, async () => {

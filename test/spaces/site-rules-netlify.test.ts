@@ -1,7 +1,8 @@
 // Where a site's rules behaved differently from Netlify's (issue 37's defects),
 // through the real front server on the site's own host. Netlify's answers were
 // taken from its own engine (netlify-redirector, @netlify/headers-parser).
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { config } from '@/lib/config.ts';
 import { siteUrl } from '@/lib/spaces/hosts.ts';
 import { compileRules, matchRedirect, parseRedirects, RULE_LIMITS } from '@/lib/spaces/site-rules.ts';
 import { signIn } from '../helpers.ts';
@@ -82,6 +83,50 @@ describe('query-string conditions and other statuses', () => {
     expect([gone.status, gone.text]).toEqual([410, '<h1>Gone</h1>']);
     const busy = await get('/busy');
     expect([busy.status, busy.text]).toEqual([503, '<h1>Busy</h1>']);
+  });
+});
+
+describe('country and language conditions', () => {
+  const saved = { ...config };
+  afterEach(() => Object.assign(config, saved));
+  const REDIRECTS = [
+    '/shop /shop-anz.html 200 Country=au,nz',
+    '/shop /shop-world.html 200',
+    '/hello /bonjour 302 Language=fr',
+    '/hello /gruezi 302 Language=de-ch',
+    '/page /page-fr.html 200 Language=fr',
+    '/page /page-en.html 200',
+    '/x /y 302 Role=admin',
+    '/x /y Country=us',
+  ].join('\n');
+
+  it('take the country from the trusted proxy and the preferred language, and say so in Vary', async () => {
+    Object.assign(config, { trustProxy: true });
+    const files = { _redirects: REDIRECTS, 'shop-anz.html': 'anz', 'shop-world.html': 'world', 'page-fr.html': 'fr', 'page-en.html': `<p>${'en '.repeat(600)}</p>` };
+    const { origin, commit } = await published('rules-nl-geo', files);
+    expect(commit.rules.ignored).toEqual([
+      { file: '_redirects', line: 7, reason: 'only Country= and Language= conditions are supported, not "Role=admin"' },
+      { file: '_redirects', line: 8, reason: 'a status comes before the conditions (Country=, Language=)' },
+    ]);
+    const get = (path: string, headers: Record<string, string>) => rawRequest(origin, 'GET', path, { headers });
+    const anz = await get('/shop', { 'cf-ipcountry': 'AU' });
+    expect([anz.text, anz.headers.vary]).toEqual(['anz', 'x-vercel-ip-country, cf-ipcountry']);
+    expect((await get('/shop', { 'x-vercel-ip-country': 'NZ' })).text).toBe('anz');
+    expect((await get('/shop', { 'cf-ipcountry': 'US' })).text).toBe('world');
+    expect((await get('/shop', {})).text).toBe('world');
+    const language = async (accept: string) => (await get('/hello', { 'accept-language': accept })).headers.location ?? null;
+    expect(await language('fr-CA,en;q=0.5')).toBe(`${origin}/bonjour`);
+    expect(await language('en;q=0.9, fr')).toBe(`${origin}/bonjour`);
+    expect(await language('de-CH')).toBe(`${origin}/gruezi`);
+    // A region asks for itself alone; weight 0 is a refusal.
+    expect(await language('de')).toBeNull();
+    expect(await language('fr;q=0, en')).toBeNull();
+    const page = await get('/page', { 'accept-language': 'en', 'accept-encoding': 'br' });
+    expect([page.headers.vary, page.headers['content-encoding']]).toEqual(['Accept-Language, Accept-Encoding', 'br']);
+    expect((await get('/page', { 'accept-language': 'fr' })).text).toBe('fr');
+    // A country is only taken from a trusted proxy.
+    Object.assign(config, { trustProxy: false });
+    expect((await get('/shop', { 'cf-ipcountry': 'AU' })).text).toBe('world');
   });
 });
 

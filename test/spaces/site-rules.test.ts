@@ -70,7 +70,7 @@ describe('_redirects and _headers', () => {
       redirects: 9,
       headers: 3,
       ignored: [
-        { file: '_redirects', line: 10, reason: 'country, language and role conditions are not supported' },
+        { file: '_redirects', line: 10, reason: 'only Country= and Language= conditions are supported, not "q=:q"' },
         { file: '_redirects', line: 11, reason: "status 200 serves a file of this site; another site's address cannot be (proxying is not supported)" },
         { file: '_redirects', line: 13, reason: 'status "99" is not 200, a redirect (301, 302, 303, 307, 308) or an error from 400 to 599 (with an optional "!")' },
         { file: '_headers', line: 5, reason: 'Set-Cookie is set by Atrium and cannot be changed' },
