@@ -92,11 +92,14 @@ export function setsCaching(name: string): boolean {
   return /(^|-)cache-control$|^surrogate-control$|^expires$/i.test(name);
 }
 
-function validPattern(pattern: string): string | null {
+/** Why a path pattern cannot be used, or null. A `_headers` path may hold its one `*` anywhere (`/*.css`); a redirect's only ends it. */
+function validPattern(pattern: string, { starInside = false } = {}): string | null {
   if (!pattern.startsWith('/')) return 'a path pattern starts with "/" (whole addresses and hosts are not matched)';
   const star = pattern.indexOf('*');
-  if (star !== -1 && star !== pattern.length - 1) return 'a "*" may only end the pattern';
-  return null;
+  if (star === -1 || star === pattern.length - 1) return null;
+  if (!starInside) return 'a "*" may only end the pattern';
+  if (pattern.includes('*', star + 1)) return 'one "*" per path';
+  return pattern.includes('/:', star) ? 'a ":placeholder" after the "*"' : null;
 }
 
 /** Why an address elsewhere cannot be a target, or null. A visitor's path may fill its path and query, never choose its host. */
@@ -166,7 +169,7 @@ export function parseHeaders(text: string, { onAppOrigin = false } = {}): { rule
     if (!/^\s/.test(raw)) {
       const path = raw.trim();
       current = null;
-      const problem = validPattern(path);
+      const problem = validPattern(path, { starInside: true });
       if (problem) return skip(line, problem);
       if (rules.length >= RULE_LIMITS.headerRules) return skip(line, `more than ${RULE_LIMITS.headerRules} path rules`);
       const tooMany = placeholders(path);
@@ -201,8 +204,12 @@ export function parseHeaders(text: string, { onAppOrigin = false } = {}): { rule
 // string, so the nodes a request visits are bounded by the number of rules and
 // placeholders (RULE_LIMITS), whatever the path.
 
-/** A pattern's whole segments; with a final `*`, the star's segment (a literal it starts with, or a placeholder) then the rest of the path. */
-type Pattern = { segments: string[]; star: string | null };
+/**
+ * A pattern's whole segments; with a `*`, the star's segment (a literal it
+ * starts with, or a placeholder) then the rest of the path, which must end
+ * with `suffix` (what follows the star: "" but in `_headers`, `.css` in `/*.css`).
+ */
+type Pattern = { segments: string[]; star: string | null; suffix: string };
 /** A `:name` segment matches any one non-empty segment; ":" alone is a literal. */
 const isPlaceholder = (segment: string) => segment.length > 1 && segment[0] === ':';
 type Node = {
@@ -211,8 +218,8 @@ type Node = {
   placeholder: Node | null;
   /** Patterns without a star that end here. */
   ends: number[];
-  /** Patterns whose star's segment comes next: its literal start, or null for a placeholder. */
-  stars: { index: number; prefix: string | null }[];
+  /** Patterns whose star's segment comes next: its literal start, or null for a placeholder, and what the path ends with. */
+  stars: { index: number; prefix: string | null; suffix: string }[];
 };
 /** `run` is the segments joined with "/", set once the trie is built. */
 type Edge = { segments: string[]; run: string; to: Node };
@@ -220,14 +227,15 @@ type Edge = { segments: string[]; run: string; to: Node };
 export type CompiledRules = { redirects: RedirectRule[]; headers: HeaderRule[]; redirectTrie: Node; headerTrie: Node; bytes: number; conditional: boolean };
 
 function parsePattern(pattern: string): Pattern {
-  if (pattern.endsWith('*')) {
-    const segments = pattern.slice(0, -1).split('/');
-    return { segments: segments.slice(0, -1), star: segments.at(-1)! };
+  const star = pattern.indexOf('*');
+  if (star !== -1) {
+    const segments = pattern.slice(0, star).split('/');
+    return { segments: segments.slice(0, -1), star: segments.at(-1)!, suffix: pattern.slice(star + 1) };
   }
   // "/about/" is "/about": a trailing slash is allowed on the path instead.
   let end = pattern.length;
   while (pattern.length > 1 && end > 0 && pattern[end - 1] === '/') end--;
-  return { segments: pattern.slice(0, end).split('/'), star: null };
+  return { segments: pattern.slice(0, end).split('/'), star: null, suffix: '' };
 }
 
 /** Spends a file's placeholders rule by rule: why a pattern is left out, or null. */
@@ -235,7 +243,7 @@ function placeholderBudget() {
   let spent = 0;
   return (pattern: string): string | null => {
     // A placeholder is a segment of two characters or more after a "/", the first ":" (counted without splitting).
-    const body = pattern.endsWith('*') ? pattern.slice(0, -1) : pattern;
+    const body = pattern.replace('*', '');
     let count = 0;
     for (let at = body.indexOf('/:'); at !== -1; at = body.indexOf('/:', at + 1)) if (at + 2 < body.length && body[at + 2] !== '/') count++;
     if (count > RULE_LIMITS.placeholdersPerRule) return `more than ${RULE_LIMITS.placeholdersPerRule} placeholders in one rule`;
@@ -251,7 +259,7 @@ const newNode = (): Node => ({ literals: new Map(), placeholder: null, ends: [],
 function buildTrie(patterns: string[]): Node {
   const root = newNode();
   patterns.forEach((pattern, index) => {
-    const { segments, star } = parsePattern(pattern);
+    const { segments, star, suffix } = parsePattern(pattern);
     let node = root;
     let i = 0;
     while (i < segments.length) {
@@ -282,7 +290,7 @@ function buildTrie(patterns: string[]): Node {
       node = edge.to;
       i += same;
     }
-    if (star !== null) node.stars.push({ index, prefix: isPlaceholder(star) ? null : star });
+    if (star !== null) node.stars.push({ index, prefix: isPlaceholder(star) ? null : star, suffix });
     else node.ends.push(index);
   });
   // Each edge is compared against the path as one string.
@@ -325,10 +333,18 @@ function eachMatch(root: Node, path: string, found: (index: number) => void): vo
     const left = segments.length - i;
     // Without a star, a pattern matches the whole path, or all of it but a trailing slash.
     if (left === 0 || (left === 1 && segments[i] === '')) node.ends.forEach((index) => found(index));
-    for (const { index, prefix } of node.stars) {
+    for (const { index, prefix, suffix } of node.stars) {
       // "/blog/*" also matches "/blog" itself.
-      const matches = left === 0 ? prefix === '' && !path.endsWith('/') : prefix === null ? segments[i] !== '' : path.startsWith(prefix, starts[i]);
-      if (matches) found(index);
+      if (left === 0) {
+        if (prefix === '' && suffix === '' && !path.endsWith('/')) found(index);
+        continue;
+      }
+      const begins = prefix === null ? segments[i] !== '' : path.startsWith(prefix, starts[i]);
+      // The star takes what lies between its start and the suffix (a trailing slash allowed after it); a
+      // star alone in its segment may take nothing, its slash included ("/blog/*/comments" takes "/blog/comments").
+      const from = starts[i] + (prefix ?? segments[i]).length - (prefix === '' && suffix.startsWith('/') ? 1 : 0);
+      const endsAt = (end: number) => end - suffix.length >= from && path.startsWith(suffix, end - suffix.length);
+      if (begins && (suffix === '' || endsAt(path.length) || (path.endsWith('/') && endsAt(path.length - 1)))) found(index);
     }
     if (left === 0) continue;
     const edge = node.literals.get(segments[i]);

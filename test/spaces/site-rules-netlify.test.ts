@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
 import { siteUrl } from '@/lib/spaces/hosts.ts';
-import { compileRules, matchRedirect, parseRedirects, RULE_LIMITS } from '@/lib/spaces/site-rules.ts';
+import { compileRules, headersFor, matchRedirect, parseHeaders, parseRedirects, RULE_LIMITS } from '@/lib/spaces/site-rules.ts';
 import { signIn } from '../helpers.ts';
 import { onPort, rawRequest } from '../http/raw.ts';
 import { useFrontServer } from '../server.ts';
@@ -153,6 +153,34 @@ describe('_headers paths', () => {
     // netlify-redirector matches redirect paths case-sensitively.
     expect((await get('/Old')).status).toBe(301);
     expect((await get('/old')).status).toBe(404);
+  });
+});
+
+describe('a "*" inside a _headers path', () => {
+  it('matches as Netlify\'s parser does, across segments', () => {
+    // Each answer as @netlify/headers-parser's expression for the path gives it.
+    const netlify: [string, string, boolean][] = [
+      ['/*.css', '/a.css', true],
+      ['/*.css', '/x/y/app.css', true],
+      ['/*.css', '/A.CSS', true],
+      ['/*.css', '/a.css/', true],
+      ['/*.css', '/a.js', false],
+      ['/*.css', '/css', false],
+      ['/assets/*.js', '/assets/lib/x.js', true],
+      ['/assets/*.js', '/other/app.js', false],
+      ['/blog/*/comments', '/blog/2024/x/comments', true],
+      ['/blog/*/comments', '/blog/comments', true],
+      ['/blog/*/comments', '/blog/a/comments/', true],
+      ['/img/logo-*.png', '/img/logo-dark.png', true],
+      ['/img/logo-*.png', '/img/logo.png', false],
+      ['/img/logo-*.png', '/img/logo-a/b.png', true],
+    ];
+    for (const [pattern, path, matches] of netlify) {
+      const { rules } = parseHeaders(`${pattern}\n  X-Hit: yes\n`);
+      expect(headersFor(compileRules({ redirects: [], headers: rules }), path).get('x-hit'), `${pattern} ${path}`).toBe(matches ? 'yes' : undefined);
+    }
+    expect(parseHeaders('/a*b*c\n  X-Hit: yes\n/*/:id\n  X-Hit: yes\n').ignored.filter((i) => i.line % 2).map((i) => i.reason)).toEqual(['one "*" per path', 'a ":placeholder" after the "*"']);
+    expect(parseRedirects('/*.css /styles 301\n').ignored[0].reason).toBe('a "*" may only end the pattern');
   });
 });
 
