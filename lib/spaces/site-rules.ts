@@ -356,17 +356,18 @@ function eachMatch(root: Node, path: string, found: (index: number) => void): vo
   }
 }
 
-/** What a pattern that matches `path` binds: each `:name` (a later one over an earlier), and `splat` for the star. */
+/** What a pattern that matches `path` binds: each `:name` (the first of a name, as Netlify binds), and `splat` for the star. */
 function bindings({ segments, star }: Pattern, path: string): Map<string, string> {
   const asked = path.split('/');
   const bound = new Map<string, string>();
+  const bind = (name: string, value: string) => bound.has(name) || bound.set(name, value);
   segments.forEach((segment, i) => {
-    if (isPlaceholder(segment)) bound.set(segment.slice(1), asked[i]);
+    if (isPlaceholder(segment)) bind(segment.slice(1), asked[i]);
   });
   if (star === null) return bound;
   const rest = asked.slice(segments.length).join('/');
   const head = isPlaceholder(star) ? asked[segments.length] : star;
-  if (isPlaceholder(star)) bound.set(star.slice(1), head);
+  if (isPlaceholder(star)) bind(star.slice(1), head);
   bound.set('splat', rest.slice(head.length));
   return bound;
 }

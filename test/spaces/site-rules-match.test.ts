@@ -29,7 +29,10 @@ function referenceBindings(pattern: string, path: string, flags = ''): Record<st
   if (splat) names.push('splat');
   const regex = new RegExp(`^${body}${splat ? '(.*)' : '/?'}$`, flags);
   const match = regex.exec(path) ?? (pattern.endsWith('/*') && !path.endsWith('/') ? regex.exec(`${path}/`) : null);
-  return match ? Object.fromEntries(names.map((name, i) => [name, match[i + 1]])) : null;
+  if (!match) return null;
+  // A name's first value, as Netlify binds; the star's value is always the splat.
+  const bound = Object.fromEntries(names.map((name, i) => [name, match[i + 1]]).reverse());
+  return splat ? { ...bound, splat: match[names.length] } : bound;
 }
 
 function referenceRedirect(rules: RedirectRule[], path: string) {

@@ -45,6 +45,8 @@ describe('redirect targets', () => {
       expect([answer.status, answer.headers.location], path).toEqual([status, location]);
       expect(answer.headers.location, path).toMatch(PRINTABLE_ASCII);
     }
+    // A name given twice binds its first value, as in netlify-redirector.
+    expect(matchRedirect(compileRules({ redirects: [{ from: '/p/:x/:x', to: '/q/:x', status: 301, force: false }], headers: [] }), '/p/1/2')?.target).toBe('/q/1');
     // A rewrite to a file named beyond ASCII still serves it.
     expect((await get('/jour')).text).toBe('<h1>Nihon</h1>');
   });
