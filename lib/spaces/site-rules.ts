@@ -381,8 +381,8 @@ function bindings({ segments, star }: Pattern, path: string): Map<string, string
 
 /** What a URL holds as it is (RFC 3986's unreserved and reserved characters, and valid escapes); anything else becomes UTF-8 escapes. */
 const OUTSIDE_URL = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/gu;
-/** What a path segment's value holds as it is. */
-const OUTSIDE_SEGMENT = /[^A-Za-z0-9\-._~:/@!$&'()*+,;=]/gu;
+/** What a placeholder's value holds as it is: not "&", "=" or "+", which would add or change a query parameter of the target. */
+const OUTSIDE_VALUE = /[^A-Za-z0-9\-._~:/@!$'()*,;]/gu;
 const escaped = (text: string, outside: RegExp) => text.replace(outside, (c) => encodeURIComponent(c));
 
 /** A filled-in target as a URL; an address elsewhere keeps its scheme, and its host is sent in punycode. */
@@ -453,7 +453,7 @@ export function matchRedirect(rules: CompiledRules, path: string, visitor: Visit
   const filled = rule.to.split(/:([A-Za-z_]\w*)/).map((piece, i) => {
     if (i % 2 === 0) return piece;
     const value = bound.get(piece);
-    return value === undefined ? `:${piece}` : escaped(value, OUTSIDE_SEGMENT);
+    return value === undefined ? `:${piece}` : escaped(value, OUTSIDE_VALUE);
   });
   return { rule, target: asUrl(filled.join('')) };
 }

@@ -64,11 +64,11 @@ describe('redirect targets', () => {
 });
 
 describe('query-string conditions and other statuses', () => {
-  const REDIRECTS = ['/store id=:id /blog/:id 301', '/store cat=books /books 302', '/store /shop 301', '/gone /gone-page.html 410', '/busy /busy.html 503!', '/busy.html /x 999'].join('\n');
+  const REDIRECTS = ['/search q=:q /find?query=:q&safe=1 302', '/store id=:id /blog/:id 301', '/store cat=books /books 302', '/store /shop 301', '/gone /gone-page.html 410', '/busy /busy.html 503!', '/busy.html /x 999'].join('\n');
 
   it('match on the query as Netlify does, and serve the target with any error status', async () => {
     const { get, origin, commit } = await published('rules-nl-query', { _redirects: REDIRECTS, 'gone-page.html': '<h1>Gone</h1>', 'busy.html': '<h1>Busy</h1>' });
-    expect(commit.rules.ignored.map((i: { line: number }) => i.line)).toEqual([6]);
+    expect(commit.rules.ignored.map((i: { line: number }) => i.line)).toEqual([7]);
     const cases: [string, number, string | undefined][] = [
       ['/store?id=5', 301, `${origin}/blog/5?id=5`],
       ['/store?x=1&id=a%20b', 301, `${origin}/blog/a%20b?x=1&id=a%20b`],
@@ -76,6 +76,8 @@ describe('query-string conditions and other statuses', () => {
       ['/store?cat=books', 302, `${origin}/books?cat=books`],
       ['/store?cat=music', 301, `${origin}/shop?cat=music`],
       ['/store', 301, `${origin}/shop`],
+      // A value cannot add a parameter to the target, or change one.
+      ['/search?q=a%26safe%3D0%2Bb', 302, `${origin}/find?query=a%26safe%3D0%2Bb&safe=1`],
     ];
     for (const [path, status, location] of cases) {
       const answer = await get(path);
