@@ -1,9 +1,10 @@
 // `npm start`: the whole service in one command. Starts the embedded
 // PostgreSQL when DATABASE_URL is unset, applies migrations, builds the web app
-// when no build exists yet, and runs it. One stop request (server/lifecycle.ts)
+// when no build exists yet (saying every 30 s that it still runs), runs it, and
+// says when it is ready (/readyz answers). One stop request (server/lifecycle.ts)
 // drains the server, then stops the database. `--dev` runs Next's development
 // server instead of the build; `--api-only` runs without the web app's pages.
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -42,7 +43,7 @@ if (!url) {
 }
 
 const { onStopRequest } = await import('../server/lifecycle.ts');
-let child: ReturnType<typeof spawn> | undefined;
+let child: ChildProcess | undefined;
 let stopping = false;
 async function shutdown(code: number) {
   if (stopping) return;
@@ -66,16 +67,46 @@ onStopRequest({
   },
 });
 
+const BUILD_PROGRESS_MS = 30_000;
+
+/** The first start's build, saying while it runs that it is still running (Next is silent for minutes). */
+async function build(next: string) {
+  say('no build found: building the web app, once; this takes a few minutes (run `npm run build` after updating)');
+  const started = Date.now();
+  const progress = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    say(`still building the web app: ${Math.floor(seconds / 60)} min ${seconds % 60} s so far`);
+  }, BUILD_PROGRESS_MS);
+  const builder = spawn(process.execPath, [next, 'build'], { cwd: root, stdio: 'inherit' });
+  child = builder;
+  const code = await new Promise<number | null>((resolve) => builder.once('exit', resolve));
+  clearInterval(progress);
+  child = undefined;
+  if (code !== 0) throw new Error('The build failed.');
+  say(`built the web app in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+/** Says "ready" once the server answers /readyz, asking on loopback at the port it listens on. */
+async function sayWhenReady(server: ChildProcess) {
+  const loopback: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '::1' };
+  const host = loopback[config.host] ?? config.host;
+  const readyz = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/readyz`;
+  while (server.exitCode === null && server.signalCode === null && !stopping) {
+    const ready = await fetch(readyz, { signal: AbortSignal.timeout(5000) }).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready && server.exitCode === null && !stopping) return say(`Atrium is ready on ${config.publicUrl}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 try {
   const applied = await migrate(url);
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');
 
   const next = createRequire(import.meta.url).resolve('next/dist/bin/next');
-  if (!dev && !apiOnly && !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
-    say('no build found: building the web app (once; run `npm run build` after updating)');
-    const build = spawnSync(process.execPath, [next, 'build'], { cwd: root, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('The build failed.');
-  }
+  if (!dev && !apiOnly && !existsSync(path.join(root, '.next', 'BUILD_ID'))) await build(next);
   const env = {
     ...process.env,
     DATABASE_URL: url,
@@ -90,7 +121,9 @@ try {
   child = server;
   say(`Atrium is starting on ${config.publicUrl}`);
   server.on('exit', (code) => void shutdown(code ?? 1));
+  void sayWhenReady(server);
 } catch (error) {
-  console.error((error as Error).message);
+  // A build stopped by a stop request has not failed.
+  if (!stopping) console.error((error as Error).message);
   await shutdown(1);
 }

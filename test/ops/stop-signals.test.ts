@@ -233,6 +233,20 @@ describe('stopping a node the way supervisors do', { timeout: 120_000 }, () => {
     expect(chain.output()).toContain('stopping at once without finishing the drain');
   });
 
+  it('says once that it is ready, with the address to open, when /readyz answers', async () => {
+    const chain = await startChain(undefined, 'Atrium is ready on');
+    const { all } = chainProcesses(chain);
+    expect(await readyStatus(chain.origin)).toBe(200);
+    const lines = chain.output().split('\n');
+    const ready = lines.filter((line) => line.includes('Atrium is ready'));
+    expect(ready).toHaveLength(1);
+    const starting = JSON.parse(lines.find((line) => line.includes('Atrium is starting on'))!).msg as string;
+    expect(JSON.parse(ready[0]).msg).toBe(starting.replace('starting', 'ready'));
+    expect(lines.indexOf(ready[0])).toBeGreaterThan(lines.findIndex((line) => line.includes('"msg":"listening"')));
+    process.kill(chain.npm.pid!, 'SIGTERM');
+    await expect.poll(() => all.filter(running), { timeout: 30_000, interval: 100 }).toEqual([]);
+  });
+
   it('exits non-zero with one line when the port is taken, and so does the start script', async () => {
     const taken = createServer();
     const port = await freePort();
@@ -244,6 +258,7 @@ describe('stopping a node the way supervisors do', { timeout: 120_000 }, () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use`);
       expect(chain.output()).not.toContain('uncaughtException');
+      expect(chain.output()).not.toContain('Atrium is ready');
     } finally {
       taken.close();
     }
