@@ -1,6 +1,7 @@
 // The dashboard's "Publish your first site" commands, run as printed by a shell from the folder
 // where they are typed, on a fresh account: init links ./site to a new space and names the push
 // that publishes it; the push publishes it. Only the sign-in is the environment's (ATRIUM_TOKEN).
+// The README shows the same commands right after running and signing in.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -62,4 +63,14 @@ it('init names the folder to push as it was typed, quoted so that the shell runs
   // Typed without a folder, init links the current one: a bare push, typed there, publishes it.
   await mkdir(path.join(here, 'current'));
   expect(await shell('atrium init', path.join(here, 'current'))).toContain('Publish it with `atrium push`.');
+});
+
+it("the README's first screen is run it, sign in, then the command line with the dashboard's commands", async () => {
+  const readme = await readFile(path.resolve('README.md'), 'utf8');
+  const sections = readme.split(/^## /m).slice(1);
+  expect(sections.slice(0, 3).map((section) => section.slice(0, section.indexOf('\n')))).toEqual(['Run it', 'Sign in on a fresh install', 'The command-line tool']);
+  const commandLine = sections[2];
+  for (const [, command] of firstPublishCommands('http://localhost:3000')) {
+    for (const part of command.split(' && ')) expect(commandLine).toContain(part);
+  }
 });
