@@ -1,4 +1,5 @@
-// `npm test`: the whole suite. Vitest (integration tests against a real
+// `npm test`: the whole suite. The Markdown linter over README.md and docs/
+// (.markdownlint-cli2.jsonc), Vitest (integration tests against a real
 // Postgres), the storage tests again on S3, then a production build, the cluster test (several nodes of that
 // build behind HAProxy), Playwright in a real Chromium, and every benchmark in its smoke mode.
 // Every stage runs whose prerequisites passed, and the closing lines account for each
@@ -76,6 +77,8 @@ async function playwright(): Promise<StageRun | { notRun: string }> {
 
 await rm(results, { recursive: true, force: true });
 const outcome = await runStages([
+  // A few seconds: a broken table or link in the docs is found before the long stages.
+  { name: 'markdown', run: async () => ({ exitCode: run(bin('markdownlint-cli2'), []) }) },
   { name: 'vitest', run: () => vitest('vitest', bin('vitest'), ['run']) },
   { name: 'vitest on S3', run: () => vitest('vitest-s3', process.execPath, [path.join(root, 'scripts/test-s3.ts'), ...ON_S3]) },
   { name: 'build', run: async () => ({ exitCode: run(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build']) }) },
