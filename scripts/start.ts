@@ -87,10 +87,10 @@ async function build(next: string) {
 }
 
 /** Says "ready" once the server answers /readyz, asking on loopback at the port it listens on. */
-async function sayWhenReady(server: ChildProcess) {
+async function sayWhenReady(server: ChildProcess, port: number) {
   const loopback: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '::1' };
   const host = loopback[config.host] ?? config.host;
-  const readyz = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/readyz`;
+  const readyz = `http://${host.includes(':') ? `[${host}]` : host}:${port}/readyz`;
   while (server.exitCode === null && server.signalCode === null && !stopping) {
     const ready = await fetch(readyz, { signal: AbortSignal.timeout(5000) }).then(
       (response) => response.ok,
@@ -121,7 +121,10 @@ try {
   child = server;
   say(`Atrium is starting on ${config.publicUrl}`);
   server.on('exit', (code) => void shutdown(code ?? 1));
-  void sayWhenReady(server);
+  // The server names its port on the IPC channel once it listens, so that another process on the
+  // port is never taken for it; under --dev there is no channel, and the port is asked from the start.
+  if (dev) void sayWhenReady(server, config.port);
+  else server.on('message', (message: { listening?: number }) => void (message.listening && sayWhenReady(server, message.listening)));
 } catch (error) {
   // A build stopped by a stop request has not failed.
   if (!stopping) console.error((error as Error).message);

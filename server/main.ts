@@ -48,7 +48,12 @@ if (dev && pages) {
   });
 }
 const drain = drainable(server);
-listenOrExit(server, config.port, config.host, (port) => log.info('listening', { port, pages: !apiOnly }));
+listenOrExit(server, config.port, config.host, (port) => {
+  log.info('listening', { port, pages: !apiOnly });
+  // Tells scripts/start.ts, which then waits for /readyz on this port to say Atrium is ready. When
+  // it is gone already, the send fails quietly: the channel's close makes this node drain.
+  process.send?.({ listening: port }, undefined, undefined, () => {});
+});
 // Reclaims unreferenced blobs and stale temporary files (safe to run on every instance at once).
 const stopSweeper = startStorageSweeper();
 // Sends queued webhook deliveries (every instance may: each delivery is claimed by one).

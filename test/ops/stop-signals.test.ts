@@ -8,8 +8,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { request as httpRequest } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { createServer, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '@/lib/db/embedded-postgres.ts';
@@ -248,7 +248,8 @@ describe('stopping a node the way supervisors do', { timeout: 120_000 }, () => {
   });
 
   it('exits non-zero with one line when the port is taken, and so does the start script', async () => {
-    const taken = createServer();
+    // Taken by another server that answers /readyz: its answer is not this node being ready.
+    const taken = createServer((_, response) => response.end('{"ready":true}'));
     const port = await freePort();
     await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
     try {
