@@ -10,7 +10,7 @@ import { expect, test } from '@playwright/test';
 import { Cli } from './cli.ts';
 import { signIn } from './helpers.ts';
 
-test('the dashboard\'s first-publish commands, copied from the page, publish ./site', async ({ page, context, baseURL }) => {
+test("the dashboard's first-publish commands, copied from the page, publish ./site", async ({ page, context, baseURL }) => {
   test.setTimeout(180_000);
   const handle = `first-${randomBytes(3).toString('hex')}`;
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
