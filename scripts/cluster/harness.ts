@@ -179,7 +179,20 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const s3 = await startS3StandIn('atrium-cluster', path.join(dataDir, 's3'));
     stops.push(s3.close);
     log(`S3 stand-in on ${s3.config.endpoint}, bucket ${s3.config.bucket}`);
-    const lbPort = options.port ?? (await freePort());
+    // A port is free only until someone takes it, and HAProxy binds with
+    // SO_REUSEPORT: a node given the balancer's port would silently share it.
+    // So no two of the cluster's ports are the same.
+    const taken = new Set<number>();
+    const distinctPort = async (): Promise<number> => {
+      for (;;) {
+        const port = await freePort();
+        if (taken.has(port)) continue;
+        taken.add(port);
+        return port;
+      }
+    };
+    const lbPort = options.port ?? (await distinctPort());
+    taken.add(lbPort);
     const origin = `http://localhost:${lbPort}`;
     // What every node shares: the database, Redis, the blob store, the secret
     // of web sign-in, and the address people use (the load balancer's).
@@ -200,18 +213,20 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     };
     const web: ClusterNode[] = [];
     for (let i = 1; i <= (options.webNodes ?? 3); i++) {
-      const port = await freePort();
+      const port = await distinctPort();
       web.push(processNode(`web-${i}`, 'web', port, [path.join(root, 'server/main.ts')], { ...common, PORT: String(port), NODE_ID: `web-${i}` }, logDir, log));
     }
     const realtime: ClusterNode[] = [];
     for (let i = 1; i <= (options.realtimeNodes ?? 2); i++) {
-      const port = await freePort();
+      const port = await distinctPort();
       realtime.push(processNode(`rt-${i}`, 'realtime', port, [path.join(root, 'realtime/main.ts')], { ...common, REALTIME_PORT: String(port), NODE_ID: `rt-${i}` }, logDir, log));
     }
     const nodes = [...web, ...realtime];
     stops.push(() => Promise.all(nodes.map((node) => node.kill('SIGTERM'))));
-    await Promise.all(nodes.map((node) => node.start()));
 
+    // The balancer first, so that its port is held from now on: HAProxy binds
+    // with SO_REUSEPORT, and a process that took the port before it (another
+    // test's server) would silently share its connections.
     const configFile = path.join(dataDir, 'haproxy.cfg');
     await writeFile(configFile, haproxyConfig({ port: lbPort, web, realtime }));
     const haproxy = spawn('haproxy', ['-f', configFile, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -223,6 +238,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       haproxy.kill('SIGTERM');
       await exited;
     });
+    await Promise.all(nodes.map((node) => node.start()));
     await waitUntil('HAProxy to route to a ready node', ready(origin), 20_000, () => haproxyOutput);
     log(`load balancer on ${origin}`);
     return { origin, web, realtime, redisUrl, s3Directory: s3.directory, stop };
