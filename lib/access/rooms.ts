@@ -121,3 +121,33 @@ export async function roomAccess(userId: string, kind: RoomKind, id: string, cap
   }
   return { room, role: role! };
 }
+
+type GrantClient = Pick<PrismaClient, 'roomMember'>;
+
+/** A person's room grants in one workspace's rooms and live spaces (and so in the apps built from them). */
+function grantsInWorkspace(workspaceId: string, userId: string): Prisma.RoomMemberWhereInput {
+  return { userId, room: { workspaceId } };
+}
+
+/** What a grant kept for someone who leaves the workspace becomes: owning a room stays with the workspace's owners and admins. */
+const GUEST_ROLE_CAP: RoomRole = 'editor';
+
+/**
+ * Leaving a workspace (or being removed from it) ends the person's grants in
+ * its rooms and live spaces, even those they created: the workspace's owners
+ * and admins remain their owners. Rooms in `keepAsGuest` stay open to them as
+ * a guest, with their role there but at most editor. Every id must be one of
+ * their rooms in this workspace. Runs inside the removal's transaction; the
+ * caller asks the realtime nodes to re-check open sockets after it commits.
+ */
+export async function endWorkspaceRoomGrants(tx: GrantClient, workspaceId: string, userId: string, keepAsGuest: string[]) {
+  const grants = await tx.roomMember.findMany({ where: grantsInWorkspace(workspaceId, userId), select: { roomId: true, role: true } });
+  const held = new Set(grants.map((g) => g.roomId));
+  const unknown = keepAsGuest.find((id) => !held.has(id));
+  if (unknown !== undefined) throw new ApiError('bad_request', `body.keepAsGuest: "${unknown.slice(0, 100)}" is not one of this person's rooms or live spaces in this workspace.`);
+  const kept = new Set(keepAsGuest);
+  await tx.roomMember.deleteMany({ where: { ...grantsInWorkspace(workspaceId, userId), roomId: { notIn: [...kept] } } });
+  const demote = grants.filter((g) => kept.has(g.roomId) && g.role === 'owner').map((g) => g.roomId);
+  if (demote.length) await tx.roomMember.updateMany({ where: { userId, roomId: { in: demote } }, data: { role: GUEST_ROLE_CAP } });
+  return { ended: grants.length - kept.size, kept: [...kept] };
+}

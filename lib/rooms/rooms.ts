@@ -135,11 +135,12 @@ export async function createRoom(caller: SignedInCaller, kind: RoomKind, input: 
   }
   const { state, title } = initialDocument(input.template ?? null, input.prompt ?? null, draft);
   const name = input.name ?? (input.prompt ? input.prompt.split('\n')[0].slice(0, 100).trim() || title : title);
-  // The count and the insert run under the workspace row's lock, so two
-  // creations racing for the last slot cannot both pass the limit.
+  // The access check, the count and the insert run under the workspace row's
+  // lock, so two creations racing for the last slot cannot both pass the
+  // limit, and a member being removed cannot create a room they would own.
   const id = await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM "Workspace" WHERE slug = ${input.workspace} FOR UPDATE`;
     const { workspace } = await workspaceAccess(actor.user.id, input.workspace, 'edit', tx);
-    await tx.$executeRaw`SELECT 1 FROM "Workspace" WHERE id = ${workspace.id} FOR UPDATE`;
     const key = kind === 'room' ? 'rooms' : 'liveSpaces';
     if (limitsOf(workspace)[key] !== null) requireUnderLimit(workspace, key, await tx.room.count({ where: { workspaceId: workspace.id, kind } }));
     const room = await tx.room.create({

@@ -188,11 +188,18 @@ export const workspacesApi = {
     method: 'DELETE',
     path: '/v1/workspaces/{slug}/members/{handle}',
     tag: 'Workspaces',
-    summary: 'Remove a member or cancel an invitation (owner or admin), or leave (oneself); one owner always remains',
+    summary: "Remove a member or cancel an invitation (owner or admin), or leave (oneself); one owner always remains. A member who goes loses their grants in the workspace's rooms and live spaces, but for those kept as a guest",
     auth: 'user',
     params: z.object({ slug: slugParam, handle: text().min(1).max(100) }),
+    body: z.object({
+      keepAsGuest: z
+        .array(text().min(1).max(100))
+        .max(1000)
+        .optional()
+        .meta({ description: "Ids of the member's rooms and live spaces in this workspace that stay open to them as a guest (their role there, at most editor). Only when an admin removes an accepted member." }),
+    }),
     response: null,
-    errors: [401, 403, 404, 409],
+    errors: [400, 401, 403, 404, 409],
   }),
   listInvites: endpoint({
     method: 'GET',

@@ -3,6 +3,7 @@
 // file keeps the rule that a workspace never loses its last owner.
 import type { SignedInCaller } from '../access/caller.ts';
 import { mayAssignRole, mayRemoveMember } from '../access/capabilities.ts';
+import { endWorkspaceRoomGrants } from '../access/rooms.ts';
 import { workspaceAccess, workspaceNotFound } from '../access/workspaces.ts';
 import { findUserByHandle } from '../accounts/users.ts';
 import type { Actor } from '../auth/tokens.ts';
@@ -89,13 +90,21 @@ export async function changeMemberRole({ actor }: SignedInCaller, slug: string, 
   await publishRoomEvent({ kind: 'access', roomId: null });
 }
 
-/** Removes a member or cancels an invitation (owners and admins), or leaves (oneself). */
-export async function removeMember({ actor }: SignedInCaller, slug: string, handle: string): Promise<void> {
+/**
+ * Removes a member or cancels an invitation (owners and admins), or leaves
+ * (oneself). A member who goes loses their grants in the workspace's rooms and
+ * live spaces too (lib/access/rooms.ts), but for those the admin keeps for
+ * them as a guest; an invitee's room grants were a guest's all along and stay.
+ */
+export async function removeMember({ actor }: SignedInCaller, slug: string, handle: string, input: { keepAsGuest?: string[] } = {}): Promise<void> {
+  const keepAsGuest = [...new Set(input.keepAsGuest ?? [])];
   await changeWorkspace({ slug }, async (tx) => {
     const leaving = handle === actor.user.handle;
     const { workspace, role } = await workspaceAccess(actor.user.id, slug, leaving ? 'view' : 'admin', tx);
     const target = await memberByHandle(tx, workspace.id, slug, handle);
     if (!leaving && !mayRemoveMember(role, target.role)) throw ownersOnly();
+    if (keepAsGuest.length && leaving) throw new ApiError('bad_request', 'body.keepAsGuest: only an admin removing someone keeps rooms for them; to stay in a room, ask its owner to add you.');
+    if (keepAsGuest.length && target.status === 'pending') throw new ApiError('bad_request', `body.keepAsGuest: @${handle} is only invited, so their rooms are left as they are.`);
     if (target.status === 'accepted' && target.role === 'owner') {
       await assertAnotherOwner(
         tx,
@@ -107,12 +116,13 @@ export async function removeMember({ actor }: SignedInCaller, slug: string, hand
       );
     }
     await tx.membership.delete({ where: { workspaceId_userId: { workspaceId: workspace.id, userId: target.user.id } } });
+    const rooms = target.status === 'accepted' ? await endWorkspaceRoomGrants(tx, workspace.id, target.user.id, keepAsGuest) : null;
     await recordAudit(tx, {
       workspaceId: workspace.id,
       actor: actor.user,
       action: leaving ? 'member.left' : target.status === 'pending' ? 'member.invitation_cancelled' : 'member.removed',
       target: { type: 'user', id: target.user.id, label: target.user.handle },
-      details: { role: target.role },
+      details: { role: target.role, ...(rooms && { roomGrantsEnded: rooms.ended, keptAsGuest: rooms.kept }) },
     });
   });
   // Room roles follow workspace roles: re-check open sockets now.

@@ -356,4 +356,27 @@ describe('the authorization matrix', () => {
     });
     expect(problems.filter(Boolean)).toEqual([]);
   });
+
+  it("answers a member removed from the workspace as an outsider on every room, live-space and app route, though they owned the rooms", async () => {
+    // The room grant a creator holds (owner), in the world's room and live space, then removal.
+    const removed = (await world.fresh('member'))!;
+    for (const kind of ['room', 'live'] as const) {
+      const prefix = kind === 'room' ? 'rooms' : 'live-spaces';
+      await world.must(204, 'PATCH', `/v1/${prefix}/${world.rooms[kind]}/people/${removed.handle}`, { as: world.people.owner, body: { role: 'owner' } });
+    }
+    await world.must(204, 'DELETE', `/v1/workspaces/${world.slug}/members/${removed.handle}`, { as: world.people.admin });
+    const hidden = endpoints.flatMap((endpoint) => {
+      const id = ids.get(endpoint)!;
+      const rule = rules[id] as Row;
+      return /^(rooms|liveSpaces|apps)Api\./.test(id) && rule.outsider === 404 ? [{ id, endpoint }] : [];
+    });
+    expect(hidden.length).toBeGreaterThan(30);
+    const problems = await inBatches(hidden, 8, async ({ id, endpoint }) => {
+      const example = await examples[id].build(world, 'outsider', 'members');
+      const target = fillPath(endpoint.path, example.params ?? {});
+      const answer = await world.call(endpoint.method, target, { as: removed, query: example.query, body: example.body, raw: example.raw, headers: example.headers });
+      return answer.status === 404 ? null : `${id} as the removed member: ${endpoint.method} ${target}: expected 404, got ${answer.status} ${answer.text.slice(0, 200)}`;
+    });
+    expect(problems.filter(Boolean)).toEqual([]);
+  });
 });
