@@ -145,14 +145,25 @@ async function grantFor(app: LiveApp, endUser: string | null, admin: boolean): P
   return seal({ a: app.id, e: app.accessEpoch, u: endUser, adm: admin, x: Date.now() + APP_COOKIE_SECONDS * 1000 } satisfies CookieValue);
 }
 
-async function canViewRoom(app: LiveApp, userId: string): Promise<boolean> {
+async function roomAllows(app: LiveApp, userId: string, capability: 'view' | 'edit' = 'view'): Promise<boolean> {
   try {
-    await roomAccess(userId, app.room.kind, app.roomId, 'view');
+    await roomAccess(userId, app.room.kind, app.roomId, capability);
     return true;
   } catch (error) {
     if (error instanceof ApiError) return false;
     throw error;
   }
+}
+
+/**
+ * A cookie given for who someone is (an owner link's administrator, a private
+ * app's signed-in visitor) lasts only while they may still edit (or view) the
+ * app's room: leaving the room or the workspace ends it at the next request.
+ */
+async function cookieHolderMayStay(app: LiveApp, cookie: CookieValue): Promise<boolean> {
+  if (!cookie.adm && app.access !== 'private') return true;
+  const endUser = cookie.u ? await db.appEndUser.findUnique({ where: { id: cookie.u }, select: { userId: true } }) : null;
+  return !!endUser?.userId && (await roomAllows(app, endUser.userId, cookie.adm ? 'edit' : 'view'));
 }
 
 function signInUrl(url: URL): string {
@@ -171,7 +182,7 @@ export async function serveApp(visit: AppVisit, slug: string): Promise<AppAnswer
   if (visit.where === 'app-origin' && config.contentDomain) {
     const actor = visit.sessionActor;
     if (!actor) return { kind: 'redirect', location: signInUrl(url), status: 303 };
-    if (!(await canViewRoom(app, actor.user.id))) return notFound();
+    if (!(await roomAllows(app, actor.user.id))) return notFound();
     const { url: entry } = await entryLink(app.id, app.slug, actor.user.id, false, HANDOFF_SECONDS);
     return { kind: 'redirect', location: entry, status: 303 };
   }
@@ -198,6 +209,7 @@ export async function serveApp(visit: AppVisit, slug: string): Promise<AppAnswer
   const isApi = path.startsWith('_api/');
   let cookie = await unseal<CookieValue>(visit.cookie);
   if (cookie && (cookie.a !== app.id || cookie.e !== app.accessEpoch || cookie.x <= Date.now())) cookie = null;
+  if (cookie && !(await cookieHolderMayStay(app, cookie))) cookie = null;
   let grant: string | undefined;
 
   if (!cookie && app.access === 'code') {
@@ -222,7 +234,7 @@ export async function serveApp(visit: AppVisit, slug: string): Promise<AppAnswer
   if (!cookie && app.access === 'private') {
     // On the app's own origin the session says who the visitor is.
     const actor = visit.where === 'app-origin' ? visit.sessionActor : null;
-    if (actor && (await canViewRoom(app, actor.user.id))) {
+    if (actor && (await roomAllows(app, actor.user.id))) {
       const endUser = await recordEndUser(app.id, actor.user.id, 'sign-in');
       grant = await grantFor(app, endUser, false);
       cookie = { a: app.id, e: app.accessEpoch, u: endUser, adm: false, x: 0 };

@@ -410,6 +410,20 @@ describe('live apps at /a/<slug>/', () => {
     expect(users.map((u: any) => [u.user?.handle, u.via])).toEqual([[w.people.member.handle, 'owner-link']]);
   });
 
+  it("ends the owner-link administrator's cookie once they may no longer edit the app's room (removed from the workspace)", async () => {
+    const { app } = await built();
+    await w.must(200, 'POST', `/v1/apps/${app.id}/live`, { as: w.people.owner, body: {} });
+    const member = (await w.fresh('member'))!;
+    const link = await w.must(200, 'POST', `/v1/apps/${app.id}/owner-link`, { as: member });
+    const entry = await rawRequest(onPort(link.url, server.origin), 'GET', new URL(link.url).pathname + new URL(link.url).search, {});
+    const cookie = cookieOf(entry)!;
+    expect((await visit(app.slug, '_api/session', { cookie })).json).toEqual({ admin: true, label: 'Administrator' });
+    await w.must(204, 'DELETE', `/v1/workspaces/${w.slug}/members/${member.handle}`, { as: w.people.owner });
+    // The cookie is dropped: the app answers as to anyone without one (a join code is asked for).
+    expect((await visit(app.slug, '_api/session', { cookie })).status).toBe(401);
+    expect((await visit(app.slug, '_api/tables/books', { cookie, method: 'POST', json: { values: { Title: 'Emma' } } })).status).toBe(401);
+  });
+
   it('answers 404 for an app that is not live', async () => {
     const { app } = await built();
     expect((await visit(app.slug)).status).toBe(404);
