@@ -124,8 +124,8 @@ export async function roomAccess(userId: string, kind: RoomKind, id: string, cap
 
 type GrantClient = Pick<PrismaClient, 'roomMember'>;
 
-/** A person's room grants in one workspace's rooms and live spaces (and so in the apps built from them). */
-function grantsInWorkspace(workspaceId: string, userId: string): Prisma.RoomMemberWhereInput {
+/** Room grants in one workspace's rooms and live spaces (and so in the apps built from them), of one person or of several. */
+export function grantsInWorkspace(workspaceId: string, userId: string | { in: string[] }): Prisma.RoomMemberWhereInput {
   return { userId, room: { workspaceId } };
 }
 

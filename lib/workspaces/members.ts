@@ -3,12 +3,13 @@
 // file keeps the rule that a workspace never loses its last owner.
 import type { SignedInCaller } from '../access/caller.ts';
 import { mayAssignRole, mayRemoveMember } from '../access/capabilities.ts';
-import { endWorkspaceRoomGrants } from '../access/rooms.ts';
+import { endWorkspaceRoomGrants, grantsInWorkspace } from '../access/rooms.ts';
 import { workspaceAccess, workspaceNotFound } from '../access/workspaces.ts';
 import { findUserByHandle } from '../accounts/users.ts';
 import type { Actor } from '../auth/tokens.ts';
 import { recordAudit } from '../audit/log.ts';
-import type { WorkspaceRole } from '../db/generated/client.ts';
+import { db } from '../db/client.ts';
+import type { RoomKind, RoomRole, WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { deliverNotifications, eventNotifications, queueNotifications } from '../notifications/notifications.ts';
 import { publishRoomEvent } from '../rooms/bus.ts';
@@ -127,6 +128,26 @@ export async function removeMember({ actor }: SignedInCaller, slug: string, hand
   });
   // Room roles follow workspace roles: re-check open sockets now.
   await publishRoomEvent({ kind: 'access', roomId: null });
+}
+
+export type MemberRoom = { id: string; kind: RoomKind; name: string; role: RoomRole; apps: { id: string; name: string }[] };
+
+/**
+ * For the remove dialog (owners and admins): each accepted member's grants in
+ * the workspace's rooms and live spaces, with the apps built from them: what
+ * removing them takes away unless kept as a guest. Keyed by handle.
+ */
+export async function memberRoomGrants({ actor }: SignedInCaller, slug: string): Promise<Record<string, MemberRoom[]>> {
+  const { workspace } = await workspaceAccess(actor.user.id, slug, 'admin');
+  const members = await db.membership.findMany({ where: { workspaceId: workspace.id, status: 'accepted' }, select: { userId: true } });
+  const grants = await db.roomMember.findMany({
+    where: grantsInWorkspace(workspace.id, { in: members.map((m) => m.userId) }),
+    select: { role: true, user: { select: { handle: true } }, room: { select: { id: true, kind: true, name: true, apps: { select: { id: true, name: true }, orderBy: { createdAt: 'asc' } } } } },
+    orderBy: { createdAt: 'asc' },
+  });
+  const byHandle: Record<string, MemberRoom[]> = {};
+  for (const g of grants) (byHandle[g.user.handle] ??= []).push({ ...g.room, role: g.role });
+  return byHandle;
 }
 
 async function pendingInvitation(tx: Tx, actor: Actor, slug: string) {

@@ -3,6 +3,9 @@
 // unless the admin keeps named rooms for them as a guest.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callerAs } from '@/lib/access/caller.ts';
+import { actorForSecret } from '@/lib/auth/tokens.ts';
+import { memberRoomGrants } from '@/lib/workspaces/members.ts';
 import { createRealtime, type Realtime } from '@/realtime/server.ts';
 import { createFrontServer } from '@/server/index.ts';
 import type { Person } from '../http/world.ts';
@@ -94,6 +97,21 @@ describe('removing a member from a workspace', () => {
     expect(roles[w.people.owner.handle]).toBe('owner');
     expect(roles[member.handle]).toBeUndefined();
     expect((await w.must(200, 'GET', `/v1/rooms/${room}`, { as: w.people.admin })).caps.manage).toBe(true);
+  });
+
+  it("shows owners and admins, for the remove dialog, each member's rooms and live spaces with their apps, and nobody else", async () => {
+    const member = (await w.fresh('member'))!;
+    const room = await create(member, 'room', 'Listed room');
+    const live = await create(member, 'live', 'Listed board');
+    const { app } = await w.must(200, 'POST', `/v1/rooms/${room}/build`, { as: member, body: {} });
+    const as = async (person: Person) => callerAs((await actorForSecret(person.token))!);
+    const listed = await memberRoomGrants(await as(w.people.admin), w.slug);
+    expect(listed[member.handle]).toEqual([
+      { id: room, kind: 'room', name: 'Listed room', role: 'owner', apps: [{ id: app.id, name: app.name }] },
+      { id: live, kind: 'live', name: 'Listed board', role: 'owner', apps: [] },
+    ]);
+    await expect(memberRoomGrants(await as(w.people.member), w.slug)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(memberRoomGrants(await as(w.people.outsider), w.slug)).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('keeps the rooms the admin names open to them as a guest, at most an editor, and ends the rest', async () => {

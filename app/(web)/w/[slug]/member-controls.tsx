@@ -1,17 +1,18 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import type { FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { control, Field } from '@/components/ui/field.tsx';
-import { useConfirm } from '@/components/ui/dialog.tsx';
+import { Dialog, useConfirm } from '@/components/ui/dialog.tsx';
 import { useToast } from '@/components/ui/toast.tsx';
 import { ChoiceField } from '@/components/ui/choice-field.tsx';
 import { web } from '@/lib/web/api-client.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 import { DeleteButton } from '@/components/workspaces/delete-button.tsx';
+import type { MemberRoom } from '@/lib/workspaces/members.ts';
 
 type Role = 'owner' | 'admin' | 'member' | 'viewer';
 
@@ -59,22 +60,102 @@ export function RoleControl({ slug, handle, role, options }: { slug: string; han
   );
 }
 
-/** Removes a member, cancels an invitation, or (for oneself) leaves the workspace. */
-export function RemoveMemberButton({ slug, handle, kind }: { slug: string; handle: string; kind: 'remove' | 'leave' | 'cancel' }) {
+/** Leaves the workspace (oneself) or cancels an invitation. */
+export function RemoveMemberButton({ slug, handle, kind }: { slug: string; handle: string; kind: 'leave' | 'cancel' }) {
   const router = useRouter();
   const question = {
-    remove: `Remove @${handle} from ${slug}?`,
-    leave: `Leave ${slug}? You will need a new invitation to come back.`,
+    leave: `Leave ${slug}? You will need a new invitation to come back, and you lose its rooms, live spaces and apps.`,
     cancel: `Cancel the invitation of @${handle}?`,
   }[kind];
   return (
     <DeleteButton
       path={memberPath(slug, handle)}
-      label={{ remove: 'Remove', leave: 'Leave workspace', cancel: 'Cancel invitation' }[kind]}
+      label={{ leave: 'Leave workspace', cancel: 'Cancel invitation' }[kind]}
       question={question}
       then={kind === 'leave' ? () => router.push('/') : undefined}
-      done={{ remove: `Removed @${handle}.`, leave: `You left ${slug}.`, cancel: `Cancelled the invitation of @${handle}.` }[kind]}
+      done={{ leave: `You left ${slug}.`, cancel: `Cancelled the invitation of @${handle}.` }[kind]}
     />
+  );
+}
+
+const KIND_NOUN = { room: 'room', live: 'live space' } as const;
+
+/**
+ * Removes a member: the dialog names the rooms and live spaces (with their
+ * apps) they lose, those they created included, and lets the admin keep
+ * some for them as a guest.
+ */
+export function RemoveMemberDialog({ slug, handle, rooms }: { slug: string; handle: string; rooms: MemberRoom[] }) {
+  const router = useRouter();
+  const toast = useToast();
+  const { busy, error, run } = useAction();
+  const [open, setOpen] = useState(false);
+  const [kept, setKept] = useState<string[]>([]);
+  const toggle = (id: string, keep: boolean) => setKept((ids) => (keep ? [...ids, id] : ids.filter((x) => x !== id)));
+  const remove = () =>
+    run(
+      () => web.call(workspacesApi.removeMember, { params: { slug, handle }, body: kept.length ? { keepAsGuest: kept } : {} }),
+      () => {
+        setOpen(false);
+        toast({ message: kept.length ? `Removed @${handle}; they keep ${kept.length} as a guest.` : `Removed @${handle}.` });
+        router.refresh();
+      },
+    );
+  return (
+    <div>
+      <Button
+        variant="danger"
+        size="sm"
+        aria-label={`Remove @${handle}`}
+        onClick={() => {
+          setKept([]);
+          setOpen(true);
+        }}
+      >
+        Remove
+      </Button>
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title={`Remove @${handle} from ${slug}?`}
+        description={
+          rooms.length
+            ? `They lose everything in ${slug}, including these, which stay with its owners and admins. Tick any they should keep as a guest (at most as an editor).`
+            : `They lose everything in ${slug}.`
+        }
+      >
+        {rooms.length ? (
+          <fieldset className="mb-4 max-h-64 overflow-y-auto">
+            <legend className="sr-only">Keep as a guest</legend>
+            <ul className="grid gap-2 text-sm">
+              {rooms.map((room) => (
+                <li key={room.id}>
+                  <label className="flex items-start gap-2">
+                    <input type="checkbox" className="mt-0.5 size-4 accent-brand" checked={kept.includes(room.id)} onChange={(event) => toggle(room.id, event.target.checked)} />
+                    <span>
+                      <span className="font-medium">{room.name}</span>{' '}
+                      <span className="text-slate-600 dark:text-slate-300">
+                        ({KIND_NOUN[room.kind]}, {room.role}
+                        {room.apps.length ? `; app${room.apps.length > 1 ? 's' : ''} ${room.apps.map((a) => a.name).join(', ')}` : ''})
+                      </span>
+                    </span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+        ) : null}
+        {error ? <ErrorNote>{error}</ErrorNote> : null}
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button variant="secondary" onClick={() => setOpen(false)} autoFocus>
+            Cancel
+          </Button>
+          <Button variant="danger" disabled={busy} onClick={() => void remove()}>
+            {busy ? 'Removing…' : kept.length ? `Remove, keep ${kept.length} as a guest` : 'Remove'}
+          </Button>
+        </div>
+      </Dialog>
+    </div>
   );
 }
 

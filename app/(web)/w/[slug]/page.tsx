@@ -6,8 +6,9 @@ import { assignableRoles, mayRemoveMember, workspaceRoleCan } from '@/lib/access
 import { requirePageCaller } from '@/lib/auth/session.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
+import { memberRoomGrants } from '@/lib/workspaces/members.ts';
 import { getWorkspace, listWorkspaces } from '@/lib/workspaces/workspaces.ts';
-import { InviteByHandleForm, RemoveMemberButton, RoleControl } from './member-controls.tsx';
+import { InviteByHandleForm, RemoveMemberButton, RemoveMemberDialog, RoleControl } from './member-controls.tsx';
 
 export const metadata: Metadata = { title: 'Members' };
 export const dynamic = 'force-dynamic';
@@ -27,6 +28,8 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
   const { actor } = caller;
   const [workspace, workspaces] = await Promise.all([orNotFound(getWorkspace(caller, slug)), listWorkspaces(caller)]);
   const admin = workspaceRoleCan(workspace.role, 'admin');
+  // What removing each member takes away, for the remove dialog.
+  const roomsOf = admin ? await memberRoomGrants(caller, slug) : {};
   const members = workspace.members.filter((m) => m.status === 'accepted');
   const pending = workspace.members.filter((m) => m.status === 'pending');
 
@@ -51,7 +54,7 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
                   {self ? (
                     <RemoveMemberButton slug={workspace.slug} handle={m.user.handle} kind="leave" />
                   ) : mayRemoveMember(workspace.role, m.role) ? (
-                    <RemoveMemberButton slug={workspace.slug} handle={m.user.handle} kind="remove" />
+                    <RemoveMemberDialog slug={workspace.slug} handle={m.user.handle} rooms={roomsOf[m.user.handle] ?? []} />
                   ) : null}
                 </Cell>
               </tr>
