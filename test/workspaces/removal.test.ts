@@ -164,6 +164,24 @@ describe('removing a member from a workspace', () => {
     expect((await w.call('GET', `/v1/rooms/${theirs}`, { as: member })).status).toBe(404);
   });
 
+  it('refuses a room of another workspace, an oversized body, and takes two removals at once as one', async () => {
+    const member = (await w.fresh('member'))!;
+    const mine = await create(member, 'room', 'Mine');
+    const elsewhere = `rm-other-${Math.random().toString(36).slice(2, 8)}`;
+    await w.must(200, 'POST', '/v1/workspaces', { as: member, body: { slug: elsewhere, name: 'Elsewhere' } });
+    const outside = (await w.must(200, 'POST', '/v1/rooms', { as: member, body: { workspace: elsewhere, name: 'Outside' } })).id;
+    expect((await removeMember(member, { keepAsGuest: [outside] })).status).toBe(400);
+    const huge = await removeMember(member, { keepAsGuest: [mine], padding: 'x'.repeat(2 * 1024 * 1024) });
+    expect(huge.status).toBe(413);
+
+    const [first, second] = await Promise.all([removeMember(member, { keepAsGuest: [mine] }), w.call('DELETE', `/v1/workspaces/${w.slug}/members/${member.handle}`, { as: w.people.owner })]);
+    expect([first.status, second.status].sort()).toEqual([204, 404]);
+    // The room of their own workspace is untouched whichever came first.
+    expect((await w.must(200, 'GET', `/v1/rooms/${outside}`, { as: member })).role).toBe('owner');
+    const kept = first.status === 204;
+    expect((await w.call('GET', `/v1/rooms/${mine}`, { as: member })).status).toBe(kept ? 200 : 404);
+  });
+
   it('leaves an invitee their guest grants when their invitation is cancelled', async () => {
     const invitee = (await w.fresh('invited'))!;
     const room = await create(w.people.owner, 'room', 'Guest before joining');
