@@ -13,6 +13,7 @@ import { uploadBytes } from '@/lib/web/upload.ts';
 import { AiSuggest, type AiSuggestHandle } from './ai-suggest.tsx';
 import { EditorMenu, matching, useEditorMenus, type MenuItem } from './editor-menus.tsx';
 import { EditorToolbar, type EditorToolbarHandle } from './editor-toolbar.tsx';
+import { insertImage } from './insert-image.ts';
 import { KIND, type RoomKindName } from './kinds.ts';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'];
@@ -111,13 +112,15 @@ export function RoomEditor({
     async (files: File[], at?: number) => {
       const current = editorRef.current;
       if (!imagesPath || !current) return;
+      // A drop's position takes the first file; the others go one below the other.
+      let position = at;
       for (const file of files) {
         setUpload({ name: file.name, percent: 0 });
         try {
           const image = await uploadBytes<{ url: string }>('POST', imagesPath, file, (sent, total) => setUpload({ name: file.name, percent: Math.round((sent / Math.max(total, 1)) * 100) }));
-          const node = { type: 'image', attrs: { src: image.url, alt: file.name.replace(/\.[^.]+$/, '') } };
-          if (at === undefined) current.chain().focus().insertContent(node).run();
-          else current.chain().insertContentAt(at, node).run();
+          current.view.dispatch(insertImage(current.state, { src: image.url, alt: file.name.replace(/\.[^.]+$/, '') }, position));
+          if (position === undefined) current.commands.focus();
+          position = undefined;
         } catch (error) {
           setUpload({ error: `${file.name}: ${(error as Error).message}` });
           return;
