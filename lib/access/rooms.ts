@@ -122,7 +122,7 @@ export async function roomAccess(userId: string, kind: RoomKind, id: string, cap
   return { room, role: role! };
 }
 
-type GrantClient = Pick<PrismaClient, 'roomMember'>;
+type GrantClient = Pick<PrismaClient, 'roomMember' | 'roomInvite'>;
 
 /** Room grants in one workspace's rooms and live spaces (and so in the apps built from them), of one person or of several. */
 export function grantsInWorkspace(workspaceId: string, userId: string | { in: string[] }): Prisma.RoomMemberWhereInput {
@@ -137,8 +137,10 @@ const GUEST_ROLE_CAP: RoomRole = 'editor';
  * its rooms and live spaces, even those they created: the workspace's owners
  * and admins remain their owners. Rooms in `keepAsGuest` stay open to them as
  * a guest, with their role there but at most editor. Every id must be one of
- * their rooms in this workspace. Runs inside the removal's transaction; the
- * caller asks the realtime nodes to re-check open sockets after it commits.
+ * their rooms in this workspace. The unused invite links they made there go
+ * too: a link is a bearer credential they could accept themselves. Runs
+ * inside the removal's transaction; the caller asks the realtime nodes to
+ * re-check open sockets after it commits.
  */
 export async function endWorkspaceRoomGrants(tx: GrantClient, workspaceId: string, userId: string, keepAsGuest: string[]) {
   const grants = await tx.roomMember.findMany({ where: grantsInWorkspace(workspaceId, userId), select: { roomId: true, role: true } });
@@ -149,5 +151,6 @@ export async function endWorkspaceRoomGrants(tx: GrantClient, workspaceId: strin
   await tx.roomMember.deleteMany({ where: { ...grantsInWorkspace(workspaceId, userId), roomId: { notIn: [...kept] } } });
   const demote = grants.filter((g) => kept.has(g.roomId) && g.role === 'owner').map((g) => g.roomId);
   if (demote.length) await tx.roomMember.updateMany({ where: { userId, roomId: { in: demote } }, data: { role: GUEST_ROLE_CAP } });
+  await tx.roomInvite.deleteMany({ where: { createdById: userId, usedAt: null, room: { workspaceId } } });
   return { ended: grants.length - kept.size, kept: [...kept] };
 }

@@ -182,6 +182,16 @@ describe('removing a member from a workspace', () => {
     expect((await w.call('GET', `/v1/rooms/${mine}`, { as: member })).status).toBe(kept ? 200 : 404);
   });
 
+  it('revokes the room invite links they made, so they cannot let themselves back in', async () => {
+    const member = (await w.fresh('member'))!;
+    const room = await create(member, 'room', 'Way back');
+    const { invite } = await w.must(200, 'POST', `/v1/rooms/${room}/people`, { as: member, body: { to: 'alt@example.com', role: 'editor' } });
+    const token = new URL(invite.url).pathname.split('/').pop();
+    expect((await removeMember(member)).status).toBe(204);
+    expect((await w.call('POST', '/v1/room-invites/accept', { as: member, body: { token } })).status).toBe(404);
+    expect((await w.call('GET', `/v1/rooms/${room}`, { as: member })).status).toBe(404);
+  });
+
   it('leaves an invitee their guest grants when their invitation is cancelled', async () => {
     const invitee = (await w.fresh('invited'))!;
     const room = await create(w.people.owner, 'room', 'Guest before joining');
