@@ -40,19 +40,25 @@ function blockHtml(block: Block, tables: Map<string, TableSpec>): string {
   }
 }
 
+const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
 function pageHtml(spec: AppSpec, index: number, tables: Map<string, TableSpec>): string {
   const page = spec.pages[index];
   const root = page.slug ? '../' : './';
   const nav = spec.pages
     .map((p, i) => `<a href="${root}${p.slug ? `${p.slug}/` : ''}"${i === index ? ' aria-current="page"' : ''}>${escapeHtml(p.title)}</a>`)
     .join('');
-  const body = page.blocks.map((b) => blockHtml(b, tables)).join('\n');
+  const title = page.slug === '' ? spec.name : page.title;
+  // A page whose first block is its own title (as a builder may write it) shows the title once.
+  const first = page.blocks[0];
+  const blocks = first?.type === 'heading' && sameText(first.text, title) ? page.blocks.slice(1) : page.blocks;
+  const body = blocks.map((b) => blockHtml(b, tables)).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.slug ? `${page.title} · ${spec.name}` : spec.name)}</title>
 <link rel="stylesheet" href="${root}assets/app.css"><script src="${root}assets/app.js" defer></script></head>
 <body data-root="${root}"><header><strong class="name">${escapeHtml(spec.name)}</strong><nav>${nav}</nav><span class="who" hidden></span></header>
-<main><h1>${escapeHtml(page.slug === '' ? spec.name : page.title)}</h1>
+<main><h1>${escapeHtml(title)}</h1>
 ${body}
 </main></body></html>
 `;

@@ -117,7 +117,8 @@ export function outlineSpec(markdown: string, fallbackName: string): AppSpec {
         name: tableNameValue,
         title,
         columns,
-        rows: rows.map((r) => columns.map((_, i) => r[i] ?? '')),
+        // The editor's table starts with empty rows (and Tab adds more): an empty row is no data.
+        rows: rows.filter((r) => r.some((c) => c.trim() !== '')).map((r) => columns.map((_, i) => r[i] ?? '')),
         guestWrites: FORM_MARK.test(heading),
       });
       page().blocks.push({ type: 'table', table: tableNameValue });

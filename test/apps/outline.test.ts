@@ -30,6 +30,24 @@ describe('outline builder', () => {
     ]);
   });
 
+  it("leaves out a table's empty rows, as the editor's new tables have", () => {
+    const spec = outlineSpec('## Gear\n\n| Item | Owner |\n| --- | --- |\n| Tent | Ada |\n|  |  |\n|   |   |\n', 'Gear');
+    expect(spec.tables[0].rows).toEqual([['Tent', 'Ada']]);
+    const gear = renderApp(spec).find((f) => f.path === 'index.html')!.content.toString();
+    expect(gear.match(/<tr>/g)).toHaveLength(2);
+  });
+
+  it("shows a page's title once when the page's first block repeats it", () => {
+    const spec = { name: 'Club', pages: [{ slug: '', title: 'Home', blocks: [{ type: 'heading' as const, level: 1, text: 'Club' }, { type: 'text' as const, text: 'Hello' }] }, { slug: 'books', title: 'Books', blocks: [{ type: 'heading' as const, level: 1, text: 'books ' }, { type: 'heading' as const, level: 2, text: 'Books' }] }], tables: [] };
+    const files = renderApp(spec);
+    const home = files.find((f) => f.path === 'index.html')!.content.toString();
+    expect(home.match(/>Club<\/h[1-6]>/g)).toEqual(['>Club</h1>']);
+    expect(home).toContain('<p>Hello</p>');
+    // Only the first block: a later heading of the same words is the page's own.
+    const books = files.find((f) => f.path === 'books/index.html')!.content.toString();
+    expect(books.match(/>Books<\/h[1-6]>/g)).toEqual(['>Books</h1>', '>Books</h3>']);
+  });
+
   it('names the app after the page when it has no level-1 heading, and escapes text in the pages', () => {
     const spec = outlineSpec('Just <b>text</b> & more\n', 'Notes');
     expect(spec.name).toBe('Notes');
