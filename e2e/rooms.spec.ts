@@ -68,8 +68,8 @@ test('two people edit one room and see each other’s text, carets, presence and
   await expect(adaChat.getByRole('listitem', { name: 'Message from @room-bob' })).toContainText('Ready when you are.');
 
   // Ada deletes her message; it disappears from Bob's chat too.
-  ada.once('dialog', (dialog) => dialog.accept());
   await adaChat.getByRole('listitem', { name: 'Message from @room-ada' }).getByRole('button', { name: 'Delete' }).click();
+  await ada.getByRole('dialog').getByRole('button', { name: 'Delete message' }).click();
   await expect(bobChat.getByRole('listitem', { name: 'Message from @room-ada' })).toHaveCount(0);
   await expect(bobChat.getByRole('listitem', { name: 'Message from @room-bob' })).toHaveCount(1);
 
@@ -155,8 +155,8 @@ test('a live space’s people and sources panels: invite by e-mail and join from
   await owner.reload();
   await owner.getByRole('tab', { name: 'sources' }).click();
   await expect(file).toContainText('hidden from AI');
-  owner.once('dialog', (dialog) => dialog.accept());
   await file.getByRole('button', { name: 'Delete' }).click();
+  await owner.getByRole('dialog').getByRole('button', { name: 'Delete source' }).click();
   await expect(sources).toContainText('No sources yet.');
   await expect(guestSources).toContainText('No sources yet.');
 });

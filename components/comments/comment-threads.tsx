@@ -10,6 +10,7 @@ import { createClient, type Answer } from '@/lib/client/index.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 import { commentsApi } from '@/lib/schemas/comments.ts';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
+import { useConfirm } from '@/components/ui/dialog.tsx';
 
 type Thread = Answer<typeof commentsApi.list>['threads'][number];
 type Comment = Omit<Thread, 'replies'>;
@@ -365,6 +366,7 @@ function AuthorMenu({ comment, onBlock, userId }: { comment: Comment; onBlock?: 
 }
 
 function CommentBody({ comment, mine, canDelete, act, guest, onBlock, userId }: ItemProps) {
+  const confirm = useConfirm();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(comment.body);
   const [history, setHistory] = useState<{ body: string; writtenAt: number }[] | null>(null);
@@ -432,8 +434,8 @@ function CommentBody({ comment, mine, canDelete, act, guest, onBlock, userId }: 
           <button
             type="button"
             className="text-red-700 underline"
-            onClick={() => {
-              if (confirm('Delete this comment and its replies?')) void act(() => client.call(commentsApi.delete, { params: { id: comment.id }, body: { guest: guest(false) } }));
+            onClick={async () => {
+              if (await confirm({ title: 'Delete this comment and its replies?', confirmLabel: 'Delete comment', danger: true })) void act(() => client.call(commentsApi.delete, { params: { id: comment.id }, body: { guest: guest(false) } }));
             }}
           >
             Delete

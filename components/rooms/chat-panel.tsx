@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { web } from '@/lib/web/api-client.ts';
 import { formatTime } from '@/lib/web/format.ts';
+import { useConfirm } from '@/components/ui/dialog.tsx';
 import type { Caps, ChatMessage } from './connection.ts';
 import { KIND, type RoomKindName } from './kinds.ts';
 
@@ -33,6 +34,7 @@ export function ChatPanel({
   sendError: string | null;
   connected: boolean;
 }) {
+  const confirm = useConfirm();
   const [draft, setDraft] = useState('');
   const [note, setNote] = useState<string | null>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -51,7 +53,7 @@ export function ChatPanel({
   }
 
   async function remove(message: ChatMessage) {
-    if (!window.confirm('Delete this message for everyone?')) return;
+    if (!(await confirm({ title: 'Delete this message for everyone?', confirmLabel: 'Delete message', danger: true }))) return;
     setNote(null);
     try {
       await web.call(api.deleteMessage, { params: { id: roomId, messageId: message.id } });

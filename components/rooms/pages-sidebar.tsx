@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import * as Y from 'yjs';
+import { useConfirm } from '@/components/ui/dialog.tsx';
 import { newPageId } from './connection.ts';
 
 export type PageEntry = { id: string; title: string };
@@ -49,6 +50,7 @@ export function PagesSidebar({
   editable: boolean;
   here: Record<string, { name: string; color: string }[]>;
 }) {
+  const confirm = useConfirm();
   const [renaming, setRenaming] = useState<string | null>(null);
   const array = doc.getArray<Y.Map<string>>(PAGES);
 
@@ -84,10 +86,10 @@ export function PagesSidebar({
     });
   }
 
-  function remove(id: string) {
+  async function remove(id: string) {
     if (pages.length <= 1) return;
     const page = pages.find((p) => p.id === id);
-    if (!window.confirm(`Remove the page "${page?.title}"?`)) return;
+    if (!(await confirm({ title: `Remove the page "${page?.title}"?`, description: 'Its text goes for everyone.', confirmLabel: 'Remove page', danger: true }))) return;
     const i = indexOf(doc, id);
     if (i < 0) return;
     doc.transact(() => {
@@ -155,7 +157,7 @@ export function PagesSidebar({
                   </button>
                 ) : null}
                 {pages.length > 1 ? (
-                  <button type="button" onClick={() => remove(page.id)} aria-label={`Remove ${page.title}`}>
+                  <button type="button" onClick={() => void remove(page.id)} aria-label={`Remove ${page.title}`}>
                     remove
                   </button>
                 ) : null}

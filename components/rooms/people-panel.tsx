@@ -6,6 +6,7 @@ import type { LiveSpace, Room, RoomInvite, RoomMember } from '@/lib/schemas/room
 import { web } from '@/lib/web/api-client.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import type { Caps } from './connection.ts';
+import { useConfirm } from '@/components/ui/dialog.tsx';
 import { KIND, type RoomKindName } from './kinds.ts';
 import { useRoomList } from './use-room-list.ts';
 
@@ -38,6 +39,7 @@ export function PeoplePanel({
   /** Changes when the room's people changed elsewhere: the list is read again. */
   changes: number;
 }) {
+  const confirm = useConfirm();
   const { api, prefix } = KIND[kind];
   const id = room.id;
   const [linkAccess, setLinkAccess] = useState(room.linkAccess);
@@ -99,8 +101,8 @@ export function PeoplePanel({
                     type="button"
                     className="text-red-700 hover:underline"
                     disabled={busy}
-                    onClick={() => {
-                      if (!window.confirm(self ? 'Leave this room?' : `Remove @${m.user.handle}?`)) return;
+                    onClick={async () => {
+                      if (!(await confirm({ title: self ? `Leave this ${KIND[kind].noun.toLowerCase()}?` : `Remove @${m.user.handle}?`, confirmLabel: self ? 'Leave' : 'Remove', danger: true }))) return;
                       act(async () => {
                         await web.call(api.removePerson, { params: { id, handle: m.user.handle } });
                         if (self) window.location.assign(`/${prefix}`);

@@ -10,6 +10,7 @@ import { KIND, type RoomKindName } from './kinds.ts';
 import { PagesSidebar, usePages } from './pages-sidebar.tsx';
 import { PeoplePanel } from './people-panel.tsx';
 import { RoomEditor } from './room-editor.tsx';
+import { useConfirm } from '@/components/ui/dialog.tsx';
 import { SourcesPanel } from './sources-panel.tsx';
 import './rooms.css';
 
@@ -242,6 +243,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
 }
 
 function RoomDanger({ kind, roomId, api }: { kind: RoomKindName; roomId: string; api: (typeof KIND)['room']['api'] }) {
+  const confirm = useConfirm();
   const [error, setError] = useState<string | null>(null);
   const { noun, prefix } = KIND[kind];
   return (
@@ -250,7 +252,7 @@ function RoomDanger({ kind, roomId, api }: { kind: RoomKindName; roomId: string;
         type="button"
         className="text-red-700 hover:underline dark:text-red-400"
         onClick={async () => {
-          if (!window.confirm(`Delete this ${noun.toLowerCase()} for everyone? Its document, chat and sources go with it.`)) return;
+          if (!(await confirm({ title: `Delete this ${noun.toLowerCase()} for everyone?`, description: 'Its document, chat and sources go with it.', confirmLabel: `Delete ${noun.toLowerCase()}`, danger: true }))) return;
           try {
             await web.call(api.delete, { params: { id: roomId } });
             window.location.assign(`/${prefix}`);

@@ -5,6 +5,7 @@ import { ErrorNote } from '@/components/ui/card.tsx';
 import type { Source } from '@/lib/schemas/rooms.ts';
 import { web } from '@/lib/web/api-client.ts';
 import type { Caps } from './connection.ts';
+import { useConfirm } from '@/components/ui/dialog.tsx';
 import { KIND, type RoomKindName } from './kinds.ts';
 import { useRoomList } from './use-room-list.ts';
 
@@ -40,6 +41,7 @@ function upload(path: string, file: File, onProgress: (fraction: number) => void
  * says so): the list is read again.
  */
 export function SourcesPanel({ kind, roomId, caps, me, changes }: { kind: RoomKindName; roomId: string; caps: Caps; me: string; changes: number }) {
+  const confirm = useConfirm();
   const { api, prefix } = KIND[kind];
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
   const read = useCallback(async () => (await web.call(api.sources, { params: { id: roomId } })).sources, [api, roomId]);
@@ -100,7 +102,9 @@ export function SourcesPanel({ kind, roomId, caps, me, changes }: { kind: RoomKi
                   <button
                     type="button"
                     className="text-red-700 hover:underline"
-                    onClick={() => window.confirm(`Delete ${s.name}?`) && act(() => web.call(api.deleteSource, { params: { id: roomId, sourceId: s.id } }))}
+                    onClick={async () => {
+                      if (await confirm({ title: `Delete ${s.name}?`, confirmLabel: 'Delete source', danger: true })) act(() => web.call(api.deleteSource, { params: { id: roomId, sourceId: s.id } }));
+                    }}
                   >
                     Delete
                   </button>
