@@ -4,7 +4,9 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { web } from '@/lib/web/api-client.ts';
 import { formatTime } from '@/lib/web/format.ts';
-import { useConfirm } from '@/components/ui/dialog.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Dialog, useConfirm } from '@/components/ui/dialog.tsx';
+import { TextAreaField } from '@/components/ui/field.tsx';
 import type { Caps, ChatMessage } from './connection.ts';
 import { KIND, type RoomKindName } from './kinds.ts';
 
@@ -37,6 +39,8 @@ export function ChatPanel({
   const confirm = useConfirm();
   const [draft, setDraft] = useState('');
   const [note, setNote] = useState<string | null>(null);
+  const [reporting, setReporting] = useState<ChatMessage | null>(null);
+  const [reason, setReason] = useState('');
   const list = useRef<HTMLOListElement>(null);
   const { api } = KIND[kind];
 
@@ -63,8 +67,7 @@ export function ChatPanel({
   }
 
   async function report(message: ChatMessage) {
-    const reason = window.prompt('Why are you reporting this message? (optional)');
-    if (reason === null) return;
+    setReporting(null);
     setNote(null);
     try {
       await web.call(api.reportMessage, { params: { id: roomId, messageId: message.id }, body: reason.trim() ? { reason: reason.trim().slice(0, 1000) } : {} });
@@ -94,7 +97,14 @@ export function ChatPanel({
                   </button>
                 ) : null}
                 {!mine && caps.comment ? (
-                  <button type="button" className="hover:text-red-700" onClick={() => report(m)}>
+                  <button
+                    type="button"
+                    className="hover:text-red-700"
+                    onClick={() => {
+                      setReason('');
+                      setReporting(m);
+                    }}
+                  >
                     Report
                   </button>
                 ) : null}
@@ -103,6 +113,25 @@ export function ChatPanel({
           );
         })}
       </ol>
+      <Dialog open={reporting !== null} onClose={() => setReporting(null)} title="Report this message?" description="A copy of it is kept for the operators, even if it is deleted later.">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (reporting) void report(reporting);
+          }}
+          className="grid gap-3"
+        >
+          <TextAreaField label="Why (optional)" name="reason" rows={3} maxLength={1000} value={reason} onChange={(e) => setReason(e.target.value)} />
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={() => setReporting(null)}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger">
+              Report message
+            </Button>
+          </div>
+        </form>
+      </Dialog>
       {note ? <p role="status" className="mb-2 text-xs text-slate-600 dark:text-slate-300">{note}</p> : null}
       {sendError ? <ErrorNote>{sendError}</ErrorNote> : null}
       {caps.comment ? (

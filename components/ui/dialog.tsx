@@ -1,8 +1,8 @@
 'use client';
 // Dialogs on the native <dialog> element opened with showModal(): the browser
 // traps focus inside, makes the page behind inert, closes on Escape and gives
-// focus back to the button that opened it. ConfirmProvider replaces
-// window.confirm: `if (await confirm({ title, confirmLabel, danger })) ...`.
+// focus back to the button that opened it. ConfirmProvider stands in for the
+// browser's own dialog: `if (await confirm({ title, confirmLabel, danger })) ...`.
 import { createContext, useCallback, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Button } from './button.tsx';
 
