@@ -17,6 +17,8 @@ import './rooms.css';
 type Me = { id: string; handle: string; name: string | null };
 type Present = { clientId: number; name: string; color: string; handle?: string; page?: string; self: boolean };
 
+const NO_CAPS: Caps = { view: false, comment: false, edit: false, manage: false };
+
 const STATUS_TEXT: Record<Status, string> = { connecting: 'Connecting…', connected: 'Live', disconnected: 'Offline, reconnecting…', revoked: 'No access' };
 
 /** The room page: pages, the editor of the chosen page, and chat, people and sources beside it — all live over one socket. */
@@ -24,7 +26,9 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
   const [connection, setConnection] = useState<Connection | null>(null);
   const [status, setStatus] = useState<Status>('connecting');
   const [synced, setSynced] = useState(false);
-  const [caps, setCaps] = useState<Caps>(room.caps);
+  const [grantedCaps, setCaps] = useState<Caps>(room.caps);
+  // Once access is gone nothing may be done here: no control shows what the server would refuse.
+  const caps = status === 'revoked' ? NO_CAPS : grantedCaps;
   const [role, setRole] = useState(room.role);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [sendError, setSendError] = useState<string | null>(null);
@@ -165,7 +169,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
             <a className="hover:underline" href={`/${prefix}?workspace=${room.workspace.slug}`}>
               {room.workspace.name}
             </a>{' '}
-            · you are {role} ·{' '}
+            · {status === 'revoked' ? 'no access' : `you are ${role}`} ·{' '}
             <a className="hover:underline" href={`/v1/${prefix}/${room.id}/markdown`}>
               Markdown
             </a>
@@ -210,7 +214,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
         <aside>{connection ? <PagesSidebar doc={connection.doc} pages={pages} current={current?.id ?? null} onSelect={setPageId} editable={caps.edit} here={here} /> : null}</aside>
         <div className="min-w-0">
           {connection && current && synced ? (
-            <RoomEditor key={current.id} kind={kind} roomId={room.id} people={people} doc={connection.doc} provider={connection.provider} pageId={current.id} pageTitle={current.title} user={user} editable={caps.edit && status !== 'revoked'} aiSuggest={aiAvailable && 'aiSuggest' in room && room.aiSuggest} imagesPath={kind === 'live' ? `/v1/live-spaces/${room.id}/images` : null} />
+            <RoomEditor key={current.id} kind={kind} roomId={room.id} people={people} doc={connection.doc} provider={connection.provider} pageId={current.id} pageTitle={current.title} user={user} editable={caps.edit} aiSuggest={aiAvailable && 'aiSuggest' in room && room.aiSuggest} imagesPath={kind === 'live' ? `/v1/live-spaces/${room.id}/images` : null} />
           ) : (
             <p className="text-sm text-slate-500 dark:text-slate-400">{status === 'revoked' ? '' : 'Loading the document…'}</p>
           )}

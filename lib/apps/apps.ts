@@ -18,7 +18,7 @@ import { recordAudit } from '../audit/log.ts';
 import { limitsOf, requireUnderLimit } from '../billing/plans.ts';
 import { config } from '../config.ts';
 import { db, type Prisma } from '../db/client.ts';
-import type { AppAccess, RoomKind } from '../db/generated/client.ts';
+import type { AppAccess, RoomKind, RoomRole } from '../db/generated/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { deliverNotifications, eventNotifications, queueNotifications } from '../notifications/notifications.ts';
@@ -60,7 +60,9 @@ export function appNotFound(id: string): ApiError {
   return new ApiError('not_found', `No app "${id.slice(0, 100)}" (or you cannot see it).`);
 }
 
-export function toApp(row: AppRow, canManage: boolean): App {
+/** The app as the caller sees it, from their role in its room. */
+export function toApp(row: AppRow, role: RoomRole): App {
+  const canManage = roomRoleCan(role, 'manage');
   return {
     id: row.id,
     name: row.name,
@@ -78,6 +80,7 @@ export function toApp(row: AppRow, canManage: boolean): App {
     joinCode: canManage && row.access === 'code' ? row.joinCode : null,
     build: row.appBuild as AppBuild,
     canManage,
+    canEdit: roomRoleCan(role, 'edit'),
     createdAt: row.createdAt.getTime(),
   };
 }
@@ -88,7 +91,7 @@ export async function appWith(userId: string, id: string, capability: 'view' | '
   if (!row) throw appNotFound(id);
   try {
     const { role } = await roomAccess(userId, row.room.kind, row.roomId, capability);
-    return { row, canManage: roomRoleCan(role, 'manage') };
+    return { row, role };
   } catch (error) {
     if (error instanceof ApiError && error.code === 'not_found') throw appNotFound(id);
     if (error instanceof ApiError && error.code === 'forbidden') throw new ApiError('forbidden', `This needs ${capability} in the app's room.`);
@@ -96,8 +99,8 @@ export async function appWith(userId: string, id: string, capability: 'view' | '
   }
 }
 
-async function reload(id: string, canManage: boolean): Promise<App> {
-  return toApp(await db.app.findUniqueOrThrow({ where: { id }, select: appSelect }), canManage);
+async function reload(id: string, role: RoomRole): Promise<App> {
+  return toApp(await db.app.findUniqueOrThrow({ where: { id }, select: appSelect }), role);
 }
 
 // --- listing --------------------------------------------------------------------
@@ -117,12 +120,13 @@ export async function listApps({ actor }: SignedInCaller, query: { workspace?: s
     orderBy: { createdAt: 'desc' },
     take: 500,
   });
-  return rows.map((row) => toApp(row, roomRoleCan(callerRoomRole(row.room), 'manage')));
+  // Listed rooms are viewable, so every row has a role.
+  return rows.map((row) => toApp(row, callerRoomRole(row.room)!));
 }
 
 export async function getApp({ actor }: SignedInCaller, id: string): Promise<App> {
-  const { row, canManage } = await appWith(actor.user.id, id, 'view');
-  return toApp(row, canManage);
+  const { row, role } = await appWith(actor.user.id, id, 'view');
+  return toApp(row, role);
 }
 
 // --- building -------------------------------------------------------------------
@@ -156,7 +160,6 @@ export type BuildInput = { pageId?: string; instructions?: string; appId?: strin
 export async function buildApp(caller: SignedInCaller, kind: RoomKind, roomId: string, input: BuildInput): Promise<{ app: App }> {
   const { actor } = caller;
   const { room, role } = await roomAccess(actor.user.id, kind, roomId, 'edit');
-  const canManage = roomRoleCan(role, 'manage');
   const [stored, state] = await Promise.all([db.room.findUniqueOrThrow({ where: { id: roomId }, select: { name: true } }), currentRoomState(roomId)]);
   const doc = new Y.Doc();
   if (state) Y.applyUpdate(doc, state);
@@ -221,7 +224,7 @@ export async function buildApp(caller: SignedInCaller, kind: RoomKind, roomId: s
     await db.app.update({ where: { id: appId }, data: { appBuild: build } });
   }
   await db.room.updateMany({ where: { id: roomId }, data: { lastActivity: `app built by @${actor.user.handle}`, lastActivityAt: new Date() } });
-  return { app: await reload(appId, canManage) };
+  return { app: await reload(appId, role) };
 }
 
 // --- lifecycle ------------------------------------------------------------------
@@ -279,7 +282,7 @@ export async function goLive(caller: SignedInCaller, id: string, input: { access
     return rows;
   });
   await deliverNotifications(notifications);
-  return reload(id, true);
+  return reload(id, 'owner');
 }
 
 export async function promoteApp(caller: SignedInCaller, id: string): Promise<App> {
@@ -299,7 +302,7 @@ export async function promoteApp(caller: SignedInCaller, id: string): Promise<Ap
       details: { from: row.liveVersion, version: row.previewVersion, deploy },
     });
   });
-  return reload(id, true);
+  return reload(id, 'owner');
 }
 
 export async function rollbackApp(caller: SignedInCaller, id: string, deployNumber: number): Promise<App> {
@@ -321,7 +324,7 @@ export async function rollbackApp(caller: SignedInCaller, id: string, deployNumb
       details: { from: row.liveVersion, version: target.version, toDeploy: deployNumber, deploy },
     });
   });
-  return reload(id, true);
+  return reload(id, 'owner');
 }
 
 export type PatchAppInput = { name?: string; access?: AppAccess; newJoinCode?: boolean; paused?: boolean };
@@ -349,7 +352,7 @@ export async function patchApp(caller: SignedInCaller, id: string, input: PatchA
     if (data.status === 'paused') await recordAudit(tx, { ...base, action: 'app.paused' });
     if (data.status === 'live') await recordAudit(tx, { ...base, action: 'app.resumed' });
   });
-  return reload(id, true);
+  return reload(id, 'owner');
 }
 
 export async function deleteApp(caller: SignedInCaller, id: string): Promise<void> {

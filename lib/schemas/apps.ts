@@ -42,6 +42,7 @@ export const app = z
     joinCode: z.string().nullable().meta({ description: 'Only for callers who can manage the app.' }),
     build: appBuild,
     canManage: z.boolean(),
+    canEdit: z.boolean().meta({ description: "Whether the caller may rebuild the preview and take an owner link (edit in the app's room)." }),
     createdAt: timestamp,
   })
   .meta({ id: 'App' });

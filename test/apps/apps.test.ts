@@ -424,6 +424,17 @@ describe('live apps at /a/<slug>/', () => {
     expect((await visit(app.slug, '_api/tables/books', { cookie, method: 'POST', json: { values: { Title: 'Emma' } } })).status).toBe(401);
   });
 
+  it('tells each caller what they may do with the app: a viewer neither rebuilds nor takes an owner link', async () => {
+    const { app } = await built();
+    const as = async (person: Person) => (await w.must(200, 'GET', `/v1/apps/${app.id}`, { as: person })) as { canEdit: boolean; canManage: boolean };
+    expect(await as(w.people.viewer)).toMatchObject({ canEdit: false, canManage: false });
+    expect(await as(w.people.member)).toMatchObject({ canEdit: true, canManage: false });
+    expect(await as(w.people.owner)).toMatchObject({ canEdit: true, canManage: true });
+    // What the flags say is what the API does.
+    await w.must(403, 'POST', `/v1/rooms/${app.room.id}/build`, { as: w.people.viewer, body: { appId: app.id } });
+    await w.must(200, 'POST', `/v1/rooms/${app.room.id}/build`, { as: w.people.member, body: { appId: app.id } });
+  });
+
   it('answers 404 for an app that is not live', async () => {
     const { app } = await built();
     expect((await visit(app.slug)).status).toBe(404);

@@ -39,7 +39,7 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
           </p>
         </div>
         <div className="flex flex-wrap items-end gap-3">
-          <BuildAppButton roomId={app.room.id} kind={app.room.kind} appId={app.id} pageId={app.build.pageId} pages={pages} label="Rebuild preview" />
+          {app.canEdit ? <BuildAppButton roomId={app.room.id} kind={app.room.kind} appId={app.id} pageId={app.build.pageId} pages={pages} label="Rebuild preview" /> : null}
           {app.canManage ? (
             <ButtonLink variant="secondary" href={`/v1/apps/${app.id}/export`}>
               Export zip
@@ -69,7 +69,7 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
                   <AccessForm app={app} />
                 </>
               ) : null}
-              <OwnerLinkButton appId={app.id} />
+              {app.canEdit ? <OwnerLinkButton appId={app.id} /> : null}
             </div>
           ) : app.canManage ? (
             <GoLiveForm app={app} />
