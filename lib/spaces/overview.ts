@@ -38,7 +38,7 @@ export async function dashboard(
         })
       : [],
     db.version.findMany({
-      where: { space: { workspaceId: { in: workspaceIds } } },
+      where: { space: { workspaceId: { in: workspaceIds }, kind: 'repo' } },
       orderBy: { createdAt: 'desc' },
       take: 15,
       select: { spaceId: true, number: true, createdAt: true, message: true, author: person, space: { select: { name: true } } },
@@ -49,7 +49,7 @@ export async function dashboard(
       take: 10,
       select: { acceptedAt: true, user: person, workspace: { select: { slug: true, name: true } } },
     }),
-    db.space.findFirst({ where: { workspaceId: { in: workspaceIds }, latestVersion: { gt: 0 } }, select: { id: true } }),
+    db.space.findFirst({ where: { workspaceId: { in: workspaceIds }, kind: 'repo', latestVersion: { gt: 0 } }, select: { id: true } }),
   ]);
   const latestBySpace = new Map(latest.map((v) => [v.spaceId, v]));
   // In memberSpaces' order: the latest push or, before any, the creation, newest first.

@@ -130,13 +130,14 @@ export async function listSpaces({ actor }: SignedInCaller, workspace: string | 
  * The spaces of the workspaces the caller belongs to (`roles`: their role in
  * each), newest first by their latest push or, before any, their creation;
  * at most `limit` of them: the dashboard's cards, in three statements however
- * many workspaces there are.
+ * many workspaces there are. Only sites people push (kind repo): an app's own
+ * spaces show on the app's page.
  */
 export async function memberSpaces({ actor }: SignedInCaller, roles: Map<string, WorkspaceRole>, limit: number | null): Promise<Space[]> {
   const order = await db.$queryRaw<{ id: string }[]>`
     SELECT s."id" FROM "Space" s
     LEFT JOIN "Version" v ON v."spaceId" = s."id" AND v."number" = s."latestVersion"
-    WHERE s."workspaceId" = ANY(${[...roles.keys()]}::text[])
+    WHERE s."workspaceId" = ANY(${[...roles.keys()]}::text[]) AND s."kind" = 'repo'
     ORDER BY COALESCE(v."createdAt", s."createdAt") DESC, s."id"
     LIMIT ${limit}`;
   const rank = new Map(order.map((row, i) => [row.id, i]));

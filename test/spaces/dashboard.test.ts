@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { POST as createWorkspaceRoute } from '@/app/v1/workspaces/route.ts';
 import { callerAs } from '@/lib/access/caller.ts';
 import { actorForSecret } from '@/lib/auth/tokens.ts';
+import { db } from '@/lib/db/client.ts';
 import { dashboard } from '@/lib/spaces/overview.ts';
 import { call, signIn } from '../helpers.ts';
 import { countQueries } from '../query-count.ts';
@@ -48,5 +49,18 @@ describe('the dashboard', () => {
     expect((await dashboard(caller, null)).spaces.map((s) => s.id).sort()).toEqual([quiet.id, first.id, later.id, fresh.id].sort());
     // Four workspaces cost what one did.
     expect(await countQueries(() => dashboard(caller, 12))).toBe(counted);
+  });
+
+  it("leaves out an app's own spaces (its preview and live data) and their builds", async () => {
+    const { token } = await signIn('dash-apps');
+    const caller = callerAs((await actorForSecret(token))!);
+    const site = await makeSpace(token, 'dash-apps', { name: 'A site' });
+    await push(token, site.id, { 'index.html': 'site' }, 'Site');
+    const preview = await makeSpace(token, 'dash-apps', { name: 'App: Idea' });
+    await push(token, preview.id, { 'index.html': 'app' }, 'Build 1');
+    await db.space.update({ where: { id: preview.id }, data: { kind: 'app' } });
+    const board = await dashboard(caller, null);
+    expect(board.spaces.map((s) => s.name)).toEqual(['A site']);
+    expect(board.activity.filter((a) => a.kind === 'version').map((a) => a.kind === 'version' && a.space.name)).toEqual(['A site']);
   });
 });

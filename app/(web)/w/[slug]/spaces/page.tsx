@@ -20,7 +20,8 @@ export default async function SpacesPage({ params }: { params: Promise<{ slug: s
   const [workspace, workspaces, spaces] = await Promise.all([
     orNotFound(getWorkspace(caller, slug)),
     listWorkspaces(caller),
-    listSpaces(caller, slug),
+    // An app's own spaces (its preview, its live data) show on the app's page.
+    listSpaces(caller, slug).then((all) => all.filter((space) => space.kind === 'repo')),
   ]);
   return (
     <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="spaces">
