@@ -412,7 +412,7 @@ export function preferredLanguage(header: string | null): string | null {
 /** Whether a `Language=` value takes the visitor's language: itself, or a region of it (`en` takes `en-gb`, `en-gb` only itself), as Netlify matches. */
 const speaks = (language: string | null, wanted: string) => language !== null && (language === wanted || language.startsWith(`${wanted}-`));
 
-/** What a rule's conditions bind from the asked query parameters (each name's first value), or null when one is not met. */
+/** What a rule's conditions bind from the asked query parameters (each name's last value, as Netlify's engine takes it), or null when one is not met. */
 function conditionsMet(rule: RedirectRule, visitor: Visitor, asked: () => Map<string, string>): Map<string, string> | null {
   if (rule.country && !(visitor.country && rule.country.includes(visitor.country.toLowerCase()))) return null;
   if (rule.language && !rule.language.some((wanted) => speaks(visitor.language, wanted))) return null;
@@ -437,7 +437,7 @@ export function matchRedirect(rules: CompiledRules, path: string, visitor: Visit
   eachMatch(rules.redirectTrie, path, (index) => matching.push(index));
   // Read once, when a rule asks: URLSearchParams.get scans every parameter, for every rule.
   let parameters: Map<string, string> | null = null;
-  const asked = () => (parameters ??= new Map([...visitor.query].reverse())); // reversed: a name's first value wins
+  const asked = () => (parameters ??= new Map(visitor.query)); // a name given twice keeps its last value
   let rule: RedirectRule | undefined;
   let fromQuery: Map<string, string> | null = null;
   for (const index of matching.sort((a, b) => a - b)) {

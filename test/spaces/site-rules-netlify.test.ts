@@ -72,6 +72,9 @@ describe('query-string conditions and other statuses', () => {
     const cases: [string, number, string | undefined][] = [
       ['/store?id=5', 301, `${origin}/blog/5?id=5`],
       ['/store?x=1&id=a%20b', 301, `${origin}/blog/a%20b?x=1&id=a%20b`],
+      // A parameter given twice is taken at its last value, as netlify-redirector takes it.
+      ['/store?id=5&id=6', 301, `${origin}/blog/6?id=5&id=6`],
+      ['/store?cat=books&cat=music', 301, `${origin}/shop?cat=books&cat=music`],
       // A rule whose condition is not met is passed over for the next.
       ['/store?cat=books', 302, `${origin}/books?cat=books`],
       ['/store?cat=music', 301, `${origin}/shop?cat=music`],
