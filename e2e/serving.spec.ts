@@ -56,7 +56,7 @@ test('a published site is served on its own host with its pages, folders, 404 pa
   expect((await request.get(...onSiteOptions(site, '/style.css'))).headers()['content-type']).toContain('text/css');
   const [about, aboutHost] = onSite(site, '/about');
   const folder = await request.get(about, { headers: aboutHost, maxRedirects: 0 });
-  expect(folder.status()).toBe(308);
+  expect(folder.status()).toBe(301);
   expect(folder.headers().location).toBe(`${site.url}about/`);
   const missing = await request.get(...onSiteOptions(site, '/nope.html'));
   expect(missing.status()).toBe(404);
