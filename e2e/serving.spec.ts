@@ -2,8 +2,9 @@
 import { createHash } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { signIn } from './helpers.ts';
+import { encodeNoise, webm } from './webm.ts';
 
-async function publish(request: APIRequestContext, files: Record<string, string>, settings: Record<string, unknown> = {}) {
+async function publish(request: APIRequestContext, files: Record<string, string | Buffer>, settings: Record<string, unknown> = {}) {
   const handle = `site-${Math.random().toString(36).slice(2, 8)}`;
   const { token } = await (await request.post('/v1/auth/dev-login', { data: { handle, label: 'cli' } })).json();
   const headers = { authorization: `Bearer ${token}` };
@@ -133,4 +134,46 @@ test('an alias serves its version at an address of its own, and the History tab 
   await expect(page.getByRole('listitem', { name: `Thread by @${handle}` })).toContainText('via pr-1');
   const { threads } = await (await request.get(`/v1/spaces/${space.id}/comments?path=index.html&v=1`, { headers })).json();
   expect(threads).toMatchObject([{ alias: 'pr-1', versionNumber: 1, body: 'Looks right on the preview' }]);
+});
+
+test('a 2 MB video plays and seeks from a published site, read by byte ranges', async ({ request, page }) => {
+  // Encoded by this Chromium on the app's page (WebCodecs needs a secure context: localhost is one).
+  await page.goto('/openapi.json');
+  const clip = webm(await encodeNoise(page, 7));
+  expect(clip.length).toBeGreaterThan(2_000_000);
+  const site = await publish(request, { 'index.html': '<video src="clip.webm" preload="metadata" muted></video>', 'clip.webm': clip });
+  const answers: { status: number; range: string | undefined }[] = [];
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname === '/clip.webm') answers.push({ status: response.status(), range: response.headers()['content-range'] });
+  });
+
+  await page.goto(site.url);
+  const video = page.locator('video');
+  const duration = await video.evaluate(
+    (v: HTMLVideoElement) =>
+      new Promise<number>((resolve, reject) => {
+        if (v.readyState >= HTMLMediaElement.HAVE_METADATA) resolve(v.duration);
+        v.onloadedmetadata = () => resolve(v.duration);
+        v.onerror = () => reject(new Error(`the video failed: ${v.error?.message}`));
+      }),
+  );
+  expect(duration).toBeCloseTo(7, 1);
+  // Far into it: the player reads the cues, then asks for the bytes from that cluster on.
+  const seekedTo = await video.evaluate(
+    (v: HTMLVideoElement) =>
+      new Promise<number>((resolve, reject) => {
+        v.onseeked = () => resolve(v.currentTime);
+        v.onerror = () => reject(new Error(`the video failed: ${v.error?.message}`));
+        v.currentTime = 6;
+      }),
+  );
+  expect(seekedTo).toBeCloseTo(6, 1);
+  await video.evaluate((v: HTMLVideoElement) => v.play());
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(6.3);
+  expect(await video.evaluate((v: HTMLVideoElement) => v.error)).toBeNull();
+
+  // Every answer was a range of the file, and the seek asked for one past its start.
+  expect(answers.length).toBeGreaterThan(1);
+  for (const answer of answers) expect(answer).toEqual({ status: 206, range: expect.stringMatching(new RegExp(`^bytes \\d+-\\d+/${clip.length}$`)) });
+  expect(answers.some((answer) => Number(/^bytes (\d+)/.exec(answer.range ?? '')?.[1]) > clip.length / 2)).toBe(true);
 });
