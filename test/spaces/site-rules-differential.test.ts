@@ -19,9 +19,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllHeaders } from '@netlify/headers-parser';
 import { parseAllRedirects } from '@netlify/redirect-parser';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
 import { siteUrl } from '@/lib/spaces/hosts.ts';
+import { compileRules, matchRedirect, parseRedirects } from '@/lib/spaces/site-rules.ts';
 import { signIn } from '../helpers.ts';
 import { onPort, rawRequest } from '../http/raw.ts';
 import { useFrontServer } from '../server.ts';
@@ -43,6 +45,8 @@ type Outcome = { status: number; to?: string; file?: string; headers?: Record<st
 const KNOWN_DIFFERENCES: Record<string, string> = {
   'paths /deep/x/y/end': 'a "*" inside a redirect\'s path is reported, not matched',
   'paths /proxy/users': 'proxying to another site stays refused',
+  'paths /pair/:b/x': 'a ":name" the visitor sends is not filled in again',
+  'paths /blog//x': 'a path with an empty segment is not found',
   'query /search?q=a+b': 'a query value is sent as %20 where Netlify writes +',
   'query /store?x=1&id=a%20b': 'a query value is sent as %20 where Netlify writes +',
   'query /version?v=2': '?v=<n> asks for a version, so a rule never sees a v parameter',
@@ -57,6 +61,7 @@ const CORPUS: Site[] = [
       /old/:year/:slug     /posts/:year-:slug     301
       /docs/:section/*     /manual/:section/:splat 301
       /p/:x/:x             /q/:x                  302
+      /pair/:a/:b          /t/:a/:b               302
       /root/*              /:splat                302
       /deep/*/end          /deep-end              301
       # statuses
@@ -94,7 +99,7 @@ const CORPUS: Site[] = [
     asks: [
       '/blog/x', '/blog/a/b/c', '/blog', '/blog/', '/blog/%E6%97%A5', '/blog/a%20b', '/blog/%C3%A9t%C3%A9', '/blog/a%2Fb', '/blog/x?page=2',
       '/old/2024/hello', '/old/2024', '/old/2024/hello/more', '/old/2024/hello/',
-      '/docs/api/v1/x', '/docs/api', '/docs/api/', '/p/1/2', '/root/a/b', '/deep/x/y/end',
+      '/docs/api/v1/x', '/docs/api', '/docs/api/', '/p/1/2', '/pair/x/y', '/pair/:b/x', '/blog//x', '/root/a/b', '/deep/x/y/end',
       '/temp', '/perm', '/see', '/default', '/default?x=1', '/gone', '/missing-page', '/spa/a/b', '/spa',
       '/exists.html', '/exists', '/other', '/forced.html', '/forced-away', '/folder', '/folder/',
       '/trail', '/trail/', '/CaseSens', '/casesens', '/dots/a.b', '/dots/aXb',
@@ -192,17 +197,24 @@ function fileAt(files: Set<string>, path: string): string | null {
   return candidates.find((file) => files.has(file)) ?? null;
 }
 
+let files = 0;
+/** A _redirects as Netlify reads it: @netlify/redirect-parser (which reads files), then the engine. */
+async function netlifyEngine(text: string) {
+  const file = join(dir, `${++files}_redirects`);
+  await writeFile(file, text);
+  const { redirects, errors } = await parseAllRedirects({ redirectsFiles: [file], configRedirects: [], minimal: false });
+  expect(errors).toEqual([]);
+  // The engine reads a rule's query conditions as `params`.
+  const rules = (redirects as { query: object }[]).map(({ query, ...rule }) => ({ ...rule, params: query }));
+  return netlifyRedirector.parseJSON(JSON.stringify(rules), {});
+}
+
 /** Netlify's answer: its engine's match, and its server's rules around it as Atrium documents them. */
 async function netlifyOutcomes(site: Site, dir: string): Promise<Outcome[]> {
   const files = new Set(site.files);
   let match: (request: EngineRequest) => EngineMatch | null = () => null;
   if (site.redirects) {
-    await writeFile(join(dir, `${site.name}_redirects`), dedent(site.redirects));
-    const { redirects, errors } = await parseAllRedirects({ redirectsFiles: [join(dir, `${site.name}_redirects`)], configRedirects: [], minimal: false });
-    expect(errors).toEqual([]);
-    // The engine reads a rule's query conditions as `params`.
-    const rules = (redirects as { query: object }[]).map(({ query, ...rule }) => ({ ...rule, params: query }));
-    const matcher = await netlifyRedirector.parseJSON(JSON.stringify(rules), {});
+    const matcher = await netlifyEngine(dedent(site.redirects));
     match = (request) => matcher.match(request);
   }
   let headerRules: { forRegExp: RegExp; values: Record<string, string> }[] = [];
@@ -293,5 +305,30 @@ describe("a site's rules against Netlify's engine", () => {
     expect(rows.filter((row) => !agrees(row) && !(row.id in KNOWN_DIFFERENCES))).toEqual([]);
     // A listed difference that now agrees, or names no case, is taken off the list.
     expect(Object.keys(KNOWN_DIFFERENCES).filter((id) => !rows.some((row) => row.id === id && !agrees(row)))).toEqual([]);
+  });
+
+  it('pick the same rule and target as the engine for any rules of placeholders and splats, and any path', async () => {
+    const segment = fc.constantFrom('a', 'b', 'a.b', 'é', 'A', ':x', ':y');
+    const from = fc.tuple(fc.array(segment, { maxLength: 3 }), fc.constantFrom('', '/', '/*')).map(([segments, end]) => `/${segments.join('/')}${end}`.replace('//', '/'));
+    const to = fc.array(fc.constantFrom('t', ':x', ':y', ':splat'), { minLength: 1, maxLength: 3 }).map((segments) => `/${segments.join('/')}`);
+    const rule = fc.tuple(from, to, fc.constantFrom('301', '302', '200', '404', '301!')).map((fields) => fields.join(' '));
+    // Paths without an empty segment or a ":name" of their own (two differences listed above).
+    const pathSegment = fc.constantFrom('a', 'b', 'a.b', 'é', 'A', 'x y', '%', '+', '*', '日本');
+    const path = fc.tuple(fc.array(pathSegment, { maxLength: 4 }), fc.boolean()).map(([segments, slash]) => `/${segments.join('/')}${slash && segments.length ? '/' : ''}`);
+    await fc.assert(
+      fc.asyncProperty(fc.array(rule, { minLength: 1, maxLength: 4 }), fc.array(path, { minLength: 1, maxLength: 5 }), async (lines, paths) => {
+        const text = `${lines.join('\n')}\n`;
+        const { rules, ignored } = parseRedirects(text);
+        expect(ignored).toEqual([]);
+        const ours = compileRules({ redirects: rules, headers: [] });
+        const theirs = await netlifyEngine(text);
+        for (const asked of paths) {
+          const atrium = matchRedirect(ours, asked);
+          const netlify = theirs.match({ scheme: 'http', host: 'site.test', path: asked, query: '', getHeader: () => '', getCookie: () => '' });
+          expect(atrium && [atrium.rule.status, atrium.rule.force, decoded(atrium.target)], `${text}${asked}`).toEqual(netlify && [netlify.status, netlify.force, netlify.to]);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
