@@ -67,7 +67,7 @@ export async function run({ quick, smoke, onStop }: BenchContext): Promise<void>
     {
       what: 'guest write (named insert)',
       connections: [1],
-      load: vary((i) => ({ sql: 'add', params: ['guest', i], write: true, guest: { name: 'Bench' } }), (i) => ({ 'content-type': 'application/json', 'x-forwarded-for': `198.18.${(i >> 8) & 255}.${i & 255}` })),
+      load: vary((i) => ({ sql: 'add', params: ['guest', i], write: true, guest: { name: 'Visiting reader' } }), (i) => ({ 'content-type': 'application/json', 'x-forwarded-for': `198.18.${(i >> 8) & 255}.${i & 255}` })),
     },
   ];
 
