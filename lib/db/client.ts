@@ -172,7 +172,8 @@ export function isDatabaseBusy(error: unknown): boolean {
 // Signs that PostgreSQL itself is down or restarting, rather than a query
 // failing: the pool's socket errors, SQLSTATE 57P01-57P03 (shut down, crashed,
 // starting up) and class 08 (connection exceptions), node-postgres's
-// "Connection terminated", and Prisma's and its adapter's names for the same.
+// "Connection terminated" and its refusal to query a connection that broke so
+// (a transaction's next statement), and Prisma's and its adapter's names for the same.
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
 const UNREACHABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', '57P01', '57P02', '57P03']);
 const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout']);
@@ -183,7 +184,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   const { code, kind, message, cause, meta } = error as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
   if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || (SOCKET_CODES.has(code) && poolErrors.has(error)))) return true;
   if (typeof kind === 'string' && UNREACHABLE_KINDS.has(kind)) return true;
-  if (typeof message === 'string' && /^Connection terminated|the database system is (shutting down|starting up|in recovery mode)/.test(message)) return true;
+  if (typeof message === 'string' && /^Connection terminated|^Client has encountered a connection error and is not queryable|the database system is (shutting down|starting up|in recovery mode)/.test(message)) return true;
   return isDatabaseUnavailable(cause, depth + 1) || isDatabaseUnavailable(meta?.driverAdapterError, depth + 1);
 }
 

@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, ensureDatabase, freePort, startEmbeddedPostgres, type RunningPostgres } from '@/lib/db/embedded-postgres.ts';
 import { migrate } from '@/lib/db/migrate.ts';
@@ -131,3 +132,21 @@ describe('a room socket while PostgreSQL is down', { timeout: 120_000 }, () => {
   });
 });
 
+describe('a connection PostgreSQL closed during a restart', () => {
+  it('is an outage when a transaction queries it again, not a server error', async () => {
+    const { isDatabaseUnavailable } = await import('@/lib/db/client.ts');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    // As a fast shutdown does to every connection: the backend ends, and node-postgres marks the client broken.
+    const broken = new Promise((resolve) => client.on('error', resolve));
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query('SELECT pg_terminate_backend($1)', [(client as unknown as { processID: number }).processID]);
+    await admin.end();
+    await broken;
+    const error = await client.query('SELECT 1').catch((caught: unknown) => caught);
+    expect(String(error)).toMatch(/not queryable/);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    await client.end().catch(() => {});
+  });
+});
