@@ -13,7 +13,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from '../../lib/db/embedded-postgres.ts';
-import { s3Env, startS3StandIn } from '../s3-stand-in.ts';
+import { s3Env, startS3StandIn, type S3StandIn } from '../s3-stand-in.ts';
 import { DRAIN_NOTICE_SECONDS, haproxyConfig } from './haproxy.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -46,6 +46,8 @@ export type ClusterOptions = {
   databaseUrl: string;
   /** A Redis the nodes share; without it `redis-server` is started on a free port. */
   redisUrl?: string;
+  /** A bucket the nodes share, owned by the caller (who may stop and start it); without it an S3 stand-in is started. */
+  s3?: S3StandIn;
   webNodes?: number;
   realtimeNodes?: number;
   /** The load balancer's port (default: a free one). */
@@ -131,13 +133,16 @@ function processNode(name: string, kind: NodeKind, port: number, command: string
   return node;
 }
 
-async function startRedis(dataDir: string, log: (line: string) => void): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
+/** `redis-server` on `port` (default a free one), without persistence; `stop` waits for it to exit. */
+export async function startRedis(dataDir: string, log: (line: string) => void, port?: number): Promise<{ url: string; stop: () => Promise<void> }> {
+  port ??= await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dataDir], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
   await waitUntil('Redis to start', async () => {
     const { Redis } = await import('ioredis');
     const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    // Refused until the server listens: connect() rejects, and the event must not print as unhandled.
+    client.on('error', () => {});
     try {
       await client.connect();
       return (await client.ping()) === 'PONG';
@@ -176,8 +181,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       redisUrl = redis.url;
     }
     // The blobs in a bucket every node reaches over S3, never on one node's disk.
-    const s3 = await startS3StandIn('atrium-cluster', path.join(dataDir, 's3'));
-    stops.push(s3.close);
+    let s3 = options.s3;
+    if (!s3) {
+      s3 = await startS3StandIn('atrium-cluster', path.join(dataDir, 's3'));
+      stops.push(s3.close);
+    }
     log(`S3 stand-in on ${s3.config.endpoint}, bucket ${s3.config.bucket}`);
     // A port is free only until someone takes it, and HAProxy binds with
     // SO_REUSEPORT: a node given the balancer's port would silently share it.
