@@ -42,6 +42,7 @@ const benchmarks: Record<string, () => Promise<Benchmark>> = {
   scale: () => import('./scale.ts'),
   rooms: () => import('./rooms.ts'),
   'rooms-cluster': () => import('./rooms.ts').then((m) => ({ run: m.runCluster })),
+  faults: () => import('./faults.ts'),
 };
 
 const USAGE = 'Usage: npm run bench [-- [--quick | --smoke] [--seconds N] [--clients N] [NAME...]]';

@@ -52,7 +52,7 @@ async function vitest(name: string, command: string, args: string[]): Promise<St
 const ON_S3 = ['test/storage', 'test/spaces/publishing.test.ts', 'test/spaces/serving.test.ts', 'test/spaces/uploads.test.ts', 'test/spacedb/history.test.ts'];
 
 // All of `npm run bench`'s list but rooms-cluster, which needs Redis and measures what rooms does on two nodes.
-const SMOKE_BENCHMARKS = ['me', 'serve', 'db', 'publish', 'rooms', 'load', 'scale'];
+const SMOKE_BENCHMARKS = ['me', 'serve', 'db', 'publish', 'rooms', 'load', 'scale', 'faults'];
 
 async function playwright(): Promise<StageRun | { notRun: string }> {
   if (!chromiumAvailable()) {
