@@ -241,7 +241,11 @@ export function nextAt(head: Head): Date {
   return new Date(Math.max(Date.now(), head.headAt.getTime() + 1));
 }
 
-/** Records a committed write's pages as the next change; takes a snapshot when due. */
+/**
+ * Records a committed write's pages as the next change; takes a snapshot when
+ * due. With the blob store unreachable the snapshot waits for a later write:
+ * the change alone keeps the history whole, only a rebuild replays more.
+ */
 export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: Delta, file: string): Promise<{ seq: number; at: Date }> {
   const seq = head.headSeq + 1;
   const at = nextAt(head);
@@ -250,10 +254,15 @@ export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: De
   let since = head.sinceSnapshotBytes + BigInt(pages.length);
   const size = delta.pageCount * delta.pageSize;
   if (since > BigInt(Math.max(SNAPSHOT_MIN_BYTES, size))) {
-    const image = await storeImage(fs.readFileSync(file));
-    await tx.spaceDbSnapshot.create({ data: { spaceId, seq, sha256: image.sha256, size: image.size } });
-    since = 0n;
-    await pruneHistory(tx, spaceId, at.getTime());
+    const image = await storeImage(fs.readFileSync(file)).catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === 'unavailable') return null;
+      throw error;
+    });
+    if (image) {
+      await tx.spaceDbSnapshot.create({ data: { spaceId, seq, sha256: image.sha256, size: image.size } });
+      since = 0n;
+      await pruneHistory(tx, spaceId, at.getTime());
+    }
   }
   await tx.spaceDatabase.upsert({
     where: { spaceId },
