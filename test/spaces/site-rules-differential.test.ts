@@ -62,7 +62,7 @@ const CORPUS: Site[] = [
       /docs/:section/*     /manual/:section/:splat 301
       /p/:x/:x             /q/:x                  302
       /pair/:a/:b          /t/:a/:b               302
-      /root/*              /:splat                302
+      /top/*               /:splat                302
       /deep/*/end          /deep-end              301
       # statuses
       /temp                /moved                 307
@@ -99,7 +99,7 @@ const CORPUS: Site[] = [
     asks: [
       '/blog/x', '/blog/a/b/c', '/blog', '/blog/', '/blog/%E6%97%A5', '/blog/a%20b', '/blog/%C3%A9t%C3%A9', '/blog/a%2Fb', '/blog/x?page=2',
       '/old/2024/hello', '/old/2024', '/old/2024/hello/more', '/old/2024/hello/',
-      '/docs/api/v1/x', '/docs/api', '/docs/api/', '/p/1/2', '/pair/x/y', '/pair/:b/x', '/blog//x', '/root/a/b', '/deep/x/y/end',
+      '/docs/api/v1/x', '/docs/api', '/docs/api/', '/p/1/2', '/pair/x/y', '/pair/:b/x', '/blog//x', '/top/a/b', '/deep/x/y/end',
       '/temp', '/perm', '/see', '/default', '/default?x=1', '/gone', '/missing-page', '/spa/a/b', '/spa',
       '/exists.html', '/exists', '/other', '/forced.html', '/forced-away', '/folder', '/folder/',
       '/trail', '/trail/', '/CaseSens', '/casesens', '/dots/a.b', '/dots/aXb',
