@@ -11,7 +11,6 @@ export const SECRET_PREFIX = {
   spaceAccess: 'atrp_',
   downloadTicket: 'atrt_',
   roomInvite: 'atrr_',
-  webhookSigning: 'atrh_',
 } as const;
 
 export function newSecret(kind: keyof typeof SECRET_PREFIX): string {

@@ -29,7 +29,7 @@ async function add(this: Command, slug: string, url: string, options: { events: 
   const created = await (await signedInClient(this)).call(webhooksApi.create, { params: { slug }, body: { url, events: events(options.events)!, description: options.description } });
   if (globalOptions(this).json) return printJson(created);
   say(`Added webhook ${created.webhook.id} for ${created.webhook.events.join(', ')}.`);
-  say(`Signing secret (shown once; keep it to verify Atrium-Signature): ${created.secret}`);
+  say(`Signing secret (shown once; keep it to verify deliveries with any Standard Webhooks library): ${created.secret}`);
 }
 
 async function update(this: Command, id: string, options: { url?: string; events?: string; description?: string }) {

@@ -79,7 +79,7 @@ export const webhooksApi = {
       events: z.array(webhookEvent).min(1).max(WEBHOOK_EVENTS.length),
       description: text().trim().max(200).optional(),
     }),
-    response: z.object({ webhook, secret: z.string().meta({ description: 'The signing secret (atrh_…); keep it: it is not shown again.' }) }),
+    response: z.object({ webhook, secret: z.string().meta({ description: 'The signing secret (whsec_…, the Standard Webhooks form); keep it: it is not shown again.' }) }),
     errors: [400, 401, 403, 404],
   }),
   get: endpoint({

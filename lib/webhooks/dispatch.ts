@@ -16,7 +16,7 @@ import { request as httpsRequest } from 'node:https';
 import { db, isDatabaseUnavailable, noteDatabaseUnavailable } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { log } from '../log.ts';
-import { decryptSecret, signatureHeader } from './secret.ts';
+import { decryptSecret, signatureHeaders } from './secret.ts';
 import { resolveTarget, type Target } from './target.ts';
 
 /** Seconds before each retry; after the last one fails the delivery is marked failed (about 25 hours in all). */
@@ -124,7 +124,7 @@ async function attempt(claim: Claimed): Promise<Outcome> {
     'atrium-event': claim.event,
     'atrium-event-id': claim.eventId,
     'atrium-delivery': claim.id,
-    'atrium-signature': signatureHeader(secret, body, Math.floor(Date.now() / 1000)),
+    ...signatureHeaders(secret, claim.eventId, body, Math.floor(Date.now() / 1000)),
   });
 }
 

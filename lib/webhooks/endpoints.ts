@@ -9,9 +9,8 @@ import type { WebhookDelivery, WebhookEndpoint } from '../db/generated/client.ts
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import type { WebhookEventName } from '../schemas/webhooks.ts';
-import { newSecret } from '../secrets.ts';
 import { eventPayload } from './events.ts';
-import { encryptSecret } from './secret.ts';
+import { encryptSecret, newSigningSecret } from './secret.ts';
 import { resolveTarget } from './target.ts';
 
 /** Endpoints one workspace may register. */
@@ -63,7 +62,7 @@ export async function listWebhooks({ actor }: SignedInCaller, slug: string) {
 export async function createWebhook({ actor }: SignedInCaller, slug: string, input: { url: string; events: WebhookEventName[]; description?: string }) {
   const { workspace } = await workspaceAccess(actor.user.id, slug, 'admin');
   await resolveTarget(input.url, 'body.url');
-  const secret = newSecret('webhookSigning');
+  const secret = newSigningSecret();
   const secretEncrypted = await encryptSecret(secret);
   const row = await db.$transaction(async (tx) => {
     // Counted under the workspace's lock, so parallel creations cannot pass the limit.

@@ -29,10 +29,38 @@ export async function decryptSecret(stored: string): Promise<string> {
 }
 
 /**
- * The Atrium-Signature header: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`,
- * as Stripe signs its webhooks; receivers recompute it and refuse old timestamps.
+ * A new endpoint's signing secret in the Standard Webhooks form: `whsec_` and
+ * 32 random bytes in base64, which receivers pass as is to a Standard Webhooks
+ * library (and secret scanners recognise by its prefix).
  */
-export function signatureHeader(secret: string, body: string, unixSeconds: number): string {
-  const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
-  return `t=${unixSeconds},v1=${mac}`;
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** Endpoints added before Standard Webhooks have `atrh_` and 32 bytes in base64url. */
+const LEGACY_PREFIX = 'atrh_';
+
+/** The HMAC key of a secret: the bytes behind its prefix. */
+function signingKey(secret: string): Buffer {
+  if (secret.startsWith(LEGACY_PREFIX)) return Buffer.from(secret.slice(LEGACY_PREFIX.length), 'base64url');
+  return Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+}
+
+/**
+ * The Standard Webhooks headers (https://www.standardwebhooks.com):
+ * `webhook-id` (the event's id, the same on every retry), `webhook-timestamp`
+ * (unix seconds) and `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of
+ * "<id>.<timestamp>.<body>"), plus `Atrium-Signature`, the scheme before it
+ * (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` keyed with the whole
+ * secret), kept for one release so receivers can move over.
+ */
+export function signatureHeaders(secret: string, messageId: string, body: string, unixSeconds: number): Record<string, string> {
+  const standard = createHmac('sha256', signingKey(secret)).update(`${messageId}.${unixSeconds}.${body}`).digest('base64');
+  const legacy = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
+  return {
+    'webhook-id': messageId,
+    'webhook-timestamp': String(unixSeconds),
+    'webhook-signature': `v1,${standard}`,
+    'atrium-signature': `t=${unixSeconds},v1=${legacy}`,
+  };
 }

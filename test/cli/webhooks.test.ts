@@ -20,7 +20,7 @@ describe('atrium webhooks', () => {
     const slug = owner.user.handle;
     const added = await atrium(owner.token, 'webhooks', 'add', slug, 'http://127.0.0.1:9/hook', '--events', 'version.committed,comment.created');
     const id = /Added webhook (wh_\w+)/.exec(added)![1];
-    expect(added).toMatch(/Signing secret \(shown once[^)]*\): atrh_/);
+    expect(added).toMatch(/Signing secret \(shown once[^)]*\): whsec_/);
     expect(await atrium(owner.token, 'webhooks', 'list', slug)).toMatch(new RegExp(`${id}\\s+http://127.0.0.1:9/hook\\s+version.committed, comment.created\\s+active`));
     await atrium(owner.token, 'webhooks', 'update', id, '--events', 'all');
     await atrium(owner.token, 'webhooks', 'pause', id);

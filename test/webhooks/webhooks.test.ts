@@ -2,13 +2,15 @@
 // queued (in the change's own transaction), how deliveries are signed,
 // retried, logged and redelivered, the guard against private addresses, and
 // delivery by separate server processes (after a restart, once across two).
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { deliverDue, RETRY_AFTER_SECONDS } from '@/lib/webhooks/dispatch.ts';
+import { encryptSecret } from '@/lib/webhooks/secret.ts';
 import { FILES, sha, World } from '../http/world.ts';
 import { useApiServers } from '../process-server.ts';
 import { useFrontServer } from '../server.ts';
@@ -74,17 +76,24 @@ async function flush() {
   while ((await deliverDue()) > 0);
 }
 
+/** Checks a delivery as a receiver would: with the published Standard Webhooks library, and the older Atrium-Signature by hand. */
 function verify(secret: string, delivery: Received) {
+  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k, String(v)]));
+  expect(new Webhook(secret.startsWith('whsec_') ? secret : legacyAsStandard(secret)).verify(delivery.body, headers)).toEqual(delivery.json);
+  expect(delivery.headers['webhook-id']).toBe(delivery.json.id);
   const [t, v1] = String(delivery.headers['atrium-signature']).split(',');
   const timestamp = Number(t.slice(2));
-  expect(Math.abs(Date.now() / 1000 - timestamp)).toBeLessThan(60);
+  expect(String(timestamp)).toBe(delivery.headers['webhook-timestamp']);
   expect(v1.slice(3)).toBe(createHmac('sha256', secret).update(`${timestamp}.${delivery.body}`).digest('hex'));
 }
+
+/** What docs/webhooks.md tells owners of an older `atrh_` secret to give a Standard Webhooks library. */
+const legacyAsStandard = (secret: string) => `whsec_${Buffer.from(secret.slice('atrh_'.length), 'base64url').toString('base64')}`;
 
 describe('webhooks', () => {
   it('queues the events an endpoint listens to and delivers each one signed, with its event id and type', async () => {
     const hook = await register(['version.committed', 'comment.created', 'comment.resolved', 'member.joined', 'member.left']);
-    expect(hook.secret).toMatch(/^atrh_[\w-]{43}$/);
+    expect(hook.secret).toMatch(/^whsec_[\w+/]{43}=$/);
     const listed = await w.must(200, 'GET', `/v1/workspaces/${w.slug}/webhooks`, { as: w.people.owner });
     expect(JSON.stringify(listed)).not.toContain(hook.secret);
 
@@ -116,6 +125,19 @@ describe('webhooks', () => {
     expect(deliveries).toHaveLength(5);
     expect(deliveries.every((d: any) => d.status === 'delivered' && d.attempts === 1 && d.responseStatus === 200 && d.responseBody === 'ok')).toBe(true);
     await w.must(204, 'DELETE', `/v1/webhooks/${hook.id}`, { as: w.people.admin });
+  });
+
+  it('signs deliveries to an endpoint added before Standard Webhooks with its atrh_ secret, both ways', async () => {
+    const hook = await register(['version.committed']);
+    const legacy = `atrh_${randomBytes(32).toString('base64url')}`;
+    await db.webhookEndpoint.update({ where: { id: hook.id }, data: { secretEncrypted: await encryptSecret(legacy) } });
+    await push(w.spaces.public, { ...FILES, 'index.html': '<h1>legacy</h1>' }, 'Legacy');
+    await flush();
+    expect(received).toHaveLength(1);
+    verify(legacy, received[0]);
+    // A body changed on the way fails the library's check.
+    const headers = Object.fromEntries(Object.entries(received[0].headers).map(([k, v]) => [k, String(v)]));
+    expect(() => new Webhook(legacyAsStandard(legacy)).verify(received[0].body.replace('Legacy', 'Forged'), headers)).toThrow();
   });
 
   it('queues nothing for a change that failed, nor for paused endpoints', async () => {
