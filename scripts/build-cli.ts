@@ -16,7 +16,10 @@ export async function buildCli(): Promise<string> {
   const outdir = path.join(cliDir, 'dist');
   await rm(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: { atrium: path.join(cliDir, 'main.ts'), 'hash-worker': path.join(cliDir, 'push/hash-worker.ts') },
+    entryPoints: { atrium: path.join(cliDir, 'bin.ts'), 'hash-worker': path.join(cliDir, 'push/hash-worker.ts') },
+    // bin.ts loads the rest as its own chunk, after turning on the compile cache.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
     outdir,
     bundle: true,
     platform: 'node',

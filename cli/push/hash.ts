@@ -29,7 +29,7 @@ async function writeCache(root: string, cache: Cache) {
 }
 
 // From a checkout the worker is the .ts file beside this one; in the packaged
-// bundle (dist/atrium.js) it is the bundled dist/hash-worker.js.
+// bundle (dist/, beside the chunk this code is in) it is the bundled dist/hash-worker.js.
 const workerFile = new URL(import.meta.url.endsWith('.ts') ? './hash-worker.ts' : './hash-worker.js', import.meta.url);
 
 function hashInPool(paths: string[], onHashed: (index: number, sha256: string) => void): Promise<void> {
