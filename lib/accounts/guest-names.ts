@@ -33,7 +33,8 @@ const LOOK_ALIKES: Record<string, string> = Object.fromEntries(
 );
 
 // After lowercasing: ASCII that reads as other ASCII. Handles are written in
-// [a-z0-9-], so these are also what a handle's skeleton is made of (below, in SQL).
+// [a-z0-9-], so these are also what a handle's skeleton is made of (in SQL: the
+// atrium_handle_skeleton function of the handle_skeleton migration).
 const ASCII_FOLDS: Record<string, string> = { '0': 'o', '1': 'l', i: 'l', '|': 'l' };
 const SEQUENCE_FOLDS: [string, string][] = [
   ['rn', 'm'],
@@ -56,16 +57,9 @@ export function nameSkeleton(name: string): string {
   return folded.replace(SEPARATORS, SEPARATOR).replace(/^-|-$/g, '');
 }
 
-/** nameSkeleton in SQL, of a handle ([a-z0-9-]: neither NFKD, marks nor case change it). */
-function handleSkeletonSql(handle: string): string {
-  let sql = `translate(${handle}, '${Object.keys(ASCII_FOLDS).join('')}', '${Object.values(ASCII_FOLDS).join('')}')`;
-  for (const [from, to] of SEQUENCE_FOLDS) sql = `replace(${sql}, '${from}', '${to}')`;
-  return `regexp_replace(${sql}, '-+', '${SEPARATOR}', 'g')`;
-}
-
 /** A handle's skeleton as the database computes it (the test checks that it is nameSkeleton's). */
 export async function handleSkeletonInDatabase(handle: string): Promise<string> {
-  const [row] = await query<{ skeleton: string }>(`SELECT ${handleSkeletonSql('$1::text')} AS skeleton`, [handle]);
+  const [row] = await query<{ skeleton: string }>('SELECT atrium_handle_skeleton($1::text) AS skeleton', [handle]);
   return row.skeleton;
 }
 
@@ -81,8 +75,7 @@ export async function checkGuestName(name: string, field: string): Promise<void>
   if (skeleton.startsWith('@')) throw new ApiError('bad_request', `${field}: must not start with "@" (handles belong to people with an account).`);
   const reserved = reservedSkeletons.get(skeleton);
   if (reserved) throw new ApiError('bad_request', `${field}: "${reserved}" is reserved.`);
-  // A scan of the handles (their skeleton is not indexed: about 250 ms per 100,000 people),
-  // so callers check guests' names only once their rate limit has counted them.
-  const [taken] = await query(`SELECT 1 FROM "User" WHERE ${handleSkeletonSql('"handle"')} = $1 LIMIT 1`, [skeleton]);
+  // "handleSkeleton" is kept by a trigger with atrium_handle_skeleton (see its migration).
+  const [taken] = await query('SELECT 1 FROM "User" WHERE "handleSkeleton" = $1 LIMIT 1', [skeleton]);
   if (taken) throw new ApiError('bad_request', `${field}: that is the handle of someone with an account; choose another name.`);
 }

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { POST as queryRoute } from '@/app/v1/spaces/[id]/db/query/route.ts';
 import { PUT as guestWritesRoute } from '@/app/v1/spaces/[id]/db/guest-writes/route.ts';
+import { PATCH as handleRoute } from '@/app/v1/me/handle/route.ts';
 import { handleSkeletonInDatabase, nameSkeleton } from '@/lib/accounts/guest-names.ts';
 import { PEER_HEADER } from '@/lib/http/client.ts';
 import { HANDLE_PATTERN } from '@/lib/schemas/common.ts';
@@ -83,6 +84,15 @@ describe('guest names', () => {
       expect(refused.json.error.message).toMatch(/^body\.guest\.name: /);
     }
     expect((await write('Zoë')).status).toBe(200);
+  });
+
+  it("follows a person's handle when it changes: the new one is refused as a guest's name, the old one is free", async () => {
+    const { owner, space } = await guestSpace('gn-before');
+    const as = (name: string) => comments.create(space.id, { path: 'guide.md', body: 'hi', guest: { name, key: guestKey() } }, fresh());
+    expect((await as('GN_Before')).status).toBe(400);
+    expect((await call(handleRoute, 'PATCH', '/v1/me/handle', { token: owner.token, body: { handle: 'gn-after' } })).status).toBe(200);
+    expect((await as('GN_After')).status).toBe(400);
+    expect((await as('GN_Before')).status).toBe(200);
   });
 
   it('computes the same skeleton of any handle in the database as in JavaScript', async () => {
