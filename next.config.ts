@@ -1,5 +1,5 @@
 import type { NextConfig } from 'next';
-import { SECURITY_HEADERS } from './lib/http/security-headers.ts';
+import { SECURITY_HEADERS } from './server/http/security-headers.ts';
 
 const securityHeaders = Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Page } from '@/components/page.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
-import { pageCaller } from '@/lib/auth/session.ts';
+import { pageCaller } from '@/server/http/session.ts';
 
 export const metadata: Metadata = { title: 'Not found' };
 

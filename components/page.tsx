@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Actor } from '@/lib/auth/tokens.ts';
+import type { Actor } from '@/lib/core/caller.ts';
 import { AppShell } from './shell/app-shell.tsx';
 import type { Crumb } from './shell/navigation.ts';
 

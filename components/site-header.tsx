@@ -1,4 +1,4 @@
-import type { Actor } from '@/lib/auth/tokens.ts';
+import type { Actor } from '@/lib/core/caller.ts';
 
 export function SiteHeader({ actor }: { actor: Actor | null }) {
   return (

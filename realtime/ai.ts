@@ -9,7 +9,7 @@
 import type { Connection, onStatelessPayload } from '@hocuspocus/server';
 import { roomRoleCan } from '../lib/access/rooms.ts';
 import { AiError, aiConfigured } from '../lib/ai/client.ts';
-import { ApiError } from '../lib/http/errors.ts';
+import { ApiError } from '../lib/core/errors.ts';
 import { log } from '../lib/log.ts';
 import { aiLimit, suggestForPage } from '../lib/rooms/ai.ts';
 import { aiSuggestOn } from '../lib/rooms/sockets.ts';

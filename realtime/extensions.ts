@@ -8,7 +8,7 @@ import type { beforeHandleMessagePayload, Connection, Extension, onAuthenticateP
 import { capsOf, roomRoleCan, socketRoles } from '../lib/access/rooms.ts';
 import { config } from '../lib/config.ts';
 import type { RoomRole } from '../lib/db/generated/client.ts';
-import { ApiError } from '../lib/http/errors.ts';
+import { ApiError } from '../lib/core/errors.ts';
 import { log } from '../lib/log.ts';
 import { postMessage, recentMessages, type ChatMessage } from '../lib/rooms/messages.ts';
 import { frameUpdate, updateMisfit } from '../lib/rooms/document-model.ts';

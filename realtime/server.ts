@@ -4,7 +4,7 @@
 // which hands it those upgrades) or alone (`npm run realtime`), so sockets can
 // scale apart from HTTP. With REDIS_URL, nodes share documents and presence
 // through @hocuspocus/extension-redis; chat and access changes travel over
-// PostgreSQL LISTEN/NOTIFY (lib/rooms/bus.ts) with or without Redis.
+// PostgreSQL LISTEN/NOTIFY (lib/db/bus.ts) with or without Redis.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -13,11 +13,11 @@ import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import crossws from 'crossws/adapters/node';
 import { config } from '../lib/config.ts';
 import type { RoomKind } from '../lib/db/generated/client.ts';
-import { errorResponse, type ErrorCode } from '../lib/http/errors.ts';
-import { failureResponse } from '../lib/http/failures.ts';
+import { errorResponse, type ErrorCode } from '../lib/core/errors.ts';
+import { failureResponse } from '../lib/ops/failures.ts';
 import { log } from '../lib/log.ts';
-import { realtimeDocuments, realtimeSocketRefusals, realtimeSockets, realtimeSocketsDrained, realtimeSocketsOpened } from '../lib/ops/metrics.ts';
-import { subscribeRoomEvents, type RoomEvent } from '../lib/rooms/bus.ts';
+import { realtimeDocuments, realtimeSocketRefusals, realtimeSockets, realtimeSocketsDrained, realtimeSocketsOpened } from '../lib/core/metrics.ts';
+import { subscribeRoomEvents, type RoomEvent } from '../lib/db/bus.ts';
 import { loadMessage } from '../lib/rooms/messages.ts';
 import { admitSocket } from '../lib/rooms/sockets.ts';
 import { roomAdmission } from './admission.ts';

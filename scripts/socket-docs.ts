@@ -3,7 +3,7 @@
 // fails when the file and the schemas disagree.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { withSocketTables } from '../lib/http/asyncapi.ts';
+import { withSocketTables } from '../server/http/asyncapi.ts';
 
 const file = path.resolve(import.meta.dirname, '../docs/realtime.md');
 await writeFile(file, withSocketTables(await readFile(file, 'utf8')));

@@ -6,12 +6,12 @@
 // name (DELETE /v1/me/blocks/%2e%2e must never become DELETE /v1/me).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { ApiError, errorResponse } from '../lib/http/errors.ts';
-import type { RequestContext } from '../lib/http/request-context.ts';
-import { compileRoutes } from '../lib/http/router.ts';
+import { ApiError, errorResponse } from '../lib/core/errors.ts';
+import type { RequestContext } from './http/request-context.ts';
+import { compileRoutes } from './http/router.ts';
 import type { Method } from '../lib/schemas/endpoint.ts';
 import { endpoints } from '../lib/schemas/index.ts';
-import { requestUrl, sendWebResponse, toWebRequest } from './http.ts';
+import { requestUrl, sendWebResponse, toWebRequest } from './http/node.ts';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 

@@ -5,14 +5,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { APP_COOKIE_SECONDS, serveApp, type AppAnswer, type AppVisit } from '../lib/apps/serving.ts';
 import { config } from '../lib/config.ts';
-import { cookieValue, sessionActor } from '../lib/http/authenticate.ts';
-import { limitBody } from '../lib/http/body.ts';
-import { clientOf } from '../lib/http/client.ts';
-import { ApiError, errorResponse } from '../lib/http/errors.ts';
-import { fileResponse } from '../lib/http/files.ts';
-import type { RequestContext } from '../lib/http/request-context.ts';
+import { cookieValue, sessionActor } from './http/authenticate.ts';
+import { limitBody } from './http/body.ts';
+import { clientOf } from '../lib/core/client.ts';
+import { ApiError, errorResponse } from '../lib/core/errors.ts';
+import { fileResponse } from './http/files.ts';
+import type { RequestContext } from './http/request-context.ts';
 import { contentHostOf, contentIsSecure } from '../lib/spaces/hosts.ts';
-import { requestUrl, sendWebResponse, toWebRequest } from './http.ts';
+import { requestUrl, sendWebResponse, toWebRequest } from './http/node.ts';
 import { joinCodePage, notFoundPage, pausedPage, withHeaders } from './pages.ts';
 
 /** A form or a row is a few kilobytes; far larger bodies are refused unread. */

@@ -8,14 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { config } from '../lib/config.ts';
-import { PEER_HEADER } from '../lib/http/client.ts';
-import { errorResponse } from '../lib/http/errors.ts';
-import { failureResponse } from '../lib/http/failures.ts';
-import { requestContext, type RequestContext } from '../lib/http/request-context.ts';
+import { PEER_HEADER } from '../lib/core/client.ts';
+import { errorResponse } from '../lib/core/errors.ts';
+import { failureResponse } from '../lib/ops/failures.ts';
+import { requestContext, type RequestContext } from './http/request-context.ts';
 import { log } from '../lib/log.ts';
-import { observeRequest } from '../lib/ops/metrics.ts';
+import { observeRequest } from '../lib/core/metrics.ts';
 import { answerApi } from './api.ts';
-import { sendWebResponse } from './http.ts';
+import { sendWebResponse } from './http/node.ts';
 import { answerApp } from './apps.ts';
 import { answerOps, OPS_PATHS } from './ops.ts';
 import { domainOf } from '../lib/spaces/domains.ts';
@@ -109,7 +109,7 @@ export function createFrontServer(options: FrontServerOptions = {}): Server {
     const respond = (answer: Answer | null) => {
       if (!answer) {
         if (options.pages && target.startsWith('/') && !content) {
-          // Pages see the client's address as the API does (lib/http/client.ts).
+          // Pages see the client's address as the API does (lib/core/client.ts).
           request.headers[PEER_HEADER] = request.socket.remoteAddress ?? '';
           applyPagePolicy(request, response);
           return options.pages(request, response);

@@ -1,5 +1,5 @@
 // How a node process starts listening and how it is stopped, the same for
-// scripts/start.ts, server/main.ts and realtime/main.ts.
+// scripts/start.ts, server/main.ts and server/realtime-main.ts.
 //
 // Supervisors stop a node in different ways: SIGTERM to the entry process
 // only (a container's PID 1, systemd's KillMode=mixed), to the whole process

@@ -1,16 +1,16 @@
 // The operator's endpoints, outside /v1 and outside the API's contract, on
 // the web nodes and on standalone realtime nodes alike:
 //   GET /healthz  the process is alive (always 200 while it answers), with the shared
-//                 dependencies as last seen (lib/ops/dependencies.ts)
+//                 dependencies as last seen (lib/core/dependencies.ts)
 //   GET /readyz   it can serve now (lib/ops/health.ts); 503 while draining
 //   GET /metrics  Prometheus text format, with `Authorization: Bearer <METRICS_TOKEN>`;
 //                 404 when METRICS_TOKEN is unset, so nothing is exposed by default
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../lib/config.ts';
-import { dependencyStates } from '../lib/ops/dependencies.ts';
+import { dependencyStates } from '../lib/core/dependencies.ts';
 import { readiness } from '../lib/ops/health.ts';
-import { registry } from '../lib/ops/metrics.ts';
+import { registry } from '../lib/core/metrics.ts';
 
 export const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 

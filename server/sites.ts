@@ -4,19 +4,19 @@
 // decides; this file speaks HTTP: it reads the cookies, sets the site's
 // cookie, and renders the pages.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Actor } from '../lib/auth/tokens.ts';
+import type { Actor } from '../lib/core/caller.ts';
 import { config } from '../lib/config.ts';
-import { cookieValue, sessionActor } from '../lib/http/authenticate.ts';
-import { limitBody } from '../lib/http/body.ts';
-import { callerOf, clientOf, type HeaderReader } from '../lib/http/client.ts';
-import { ApiError, errorResponse } from '../lib/http/errors.ts';
-import { fileResponse } from '../lib/http/files.ts';
-import type { RequestContext } from '../lib/http/request-context.ts';
+import { cookieValue, sessionActor } from './http/authenticate.ts';
+import { limitBody } from './http/body.ts';
+import { callerOf, clientOf, type HeaderReader } from '../lib/core/client.ts';
+import { ApiError, errorResponse } from '../lib/core/errors.ts';
+import { fileResponse } from './http/files.ts';
+import type { RequestContext } from './http/request-context.ts';
 import { downloadByTicket } from '../lib/spaces/downloads.ts';
 import { ALIAS_PATTERN } from '../lib/schemas/spaces.ts';
 import { contentHostOf, contentIsSecure } from '../lib/spaces/hosts.ts';
 import { serveSite, SITE_TOKEN_LIFETIME, unlockSite, type SiteAnswer, type SiteVisit } from '../lib/spaces/serving.ts';
-import { headersOf, requestUrl, sendFile, sendWebResponse, toWebRequest } from './http.ts';
+import { headersOf, requestUrl, sendFile, sendWebResponse, toWebRequest } from './http/node.ts';
 import { notFoundPage, passwordPage, withHeaders } from './pages.ts';
 
 /** The password form posts a few dozen bytes; anything far larger is refused unread. */

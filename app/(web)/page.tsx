@@ -5,7 +5,7 @@ import { ActivityList } from '@/components/dashboard/activity-list.tsx';
 import { FirstRun } from '@/components/dashboard/first-run.tsx';
 import { SpaceGrid } from '@/components/dashboard/space-grid.tsx';
 import { currentUser } from '@/lib/accounts/users.ts';
-import { pageCaller } from '@/lib/auth/session.ts';
+import { pageCaller } from '@/server/http/session.ts';
 import { config } from '@/lib/config.ts';
 import { dashboard } from '@/lib/spaces/overview.ts';
 import { InvitationActions } from './invitation-actions.tsx';

@@ -1,4 +1,4 @@
-import { asyncApiDocument } from '@/lib/http/asyncapi.ts';
+import { asyncApiDocument } from '@/server/http/asyncapi.ts';
 
 export function GET() {
   return Response.json(asyncApiDocument());

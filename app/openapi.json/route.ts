@@ -1,4 +1,4 @@
-import { openApiDocument } from '@/lib/http/openapi.ts';
+import { openApiDocument } from '@/server/http/openapi.ts';
 
 export function GET() {
   return Response.json(openApiDocument());

@@ -1,6 +1,6 @@
 import { Page } from '@/components/page.tsx';
 import { Card } from '@/components/ui/card.tsx';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { AcceptRoomInvite } from './accept-invite.tsx';
 import { KIND, type RoomKindName } from './kinds.ts';
 

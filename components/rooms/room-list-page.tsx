@@ -1,6 +1,6 @@
 import { Page } from '@/components/page.tsx';
 import { Card } from '@/components/ui/card.tsx';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { listRooms } from '@/lib/rooms/rooms.ts';
 import { listWorkspaces } from '@/lib/workspaces/workspaces.ts';
 import { CreateRoomForm } from './create-room-form.tsx';

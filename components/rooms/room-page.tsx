@@ -1,5 +1,5 @@
 import { Page } from '@/components/page.tsx';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { getRoom } from '@/lib/rooms/rooms.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { KIND, type RoomKindName } from './kinds.ts';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { callerAs } from '@/lib/access/caller.ts';
-import type { Actor } from '@/lib/auth/tokens.ts';
+import { callerAs } from '@/lib/core/caller.ts';
+import type { Actor } from '@/lib/core/caller.ts';
 import { unreadCount } from '@/lib/notifications/notifications.ts';
 import { listWorkspaces } from '@/lib/workspaces/workspaces.ts';
 import { DropdownMenu } from '@/components/ui/menu.tsx';

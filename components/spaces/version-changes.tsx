@@ -1,7 +1,7 @@
 import { DiffLayoutToggle } from '@/components/spaces/diff-lines.tsx';
 import { DiffView } from '@/components/spaces/diff-view.tsx';
-import type { Caller } from '@/lib/access/caller.ts';
-import { ApiError } from '@/lib/http/errors.ts';
+import type { Caller } from '@/lib/core/caller.ts';
+import { ApiError } from '@/lib/core/errors.ts';
 import type { Diff, Space } from '@/lib/schemas/spaces.ts';
 import { readFile } from '@/lib/spaces/publishing.ts';
 import { spaceHref } from '@/lib/web/space-page.ts';

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Page } from '@/components/page.tsx';
 import { TabNav } from '@/components/ui/tabs.tsx';
 import { workspaceRoleCan } from '@/lib/access/capabilities.ts';
-import type { Actor } from '@/lib/auth/tokens.ts';
+import type { Actor } from '@/lib/core/caller.ts';
 import type { WorkspaceDetail, WorkspaceSummary } from '@/lib/schemas/workspaces.ts';
 import { workspaceTabs } from './workspace-tabs.ts';
 

@@ -9,7 +9,7 @@
 // meaning each as in capabilities.ts. Rooms the caller cannot view are 404.
 import { db, query, type Prisma, type PrismaClient } from '../db/client.ts';
 import type { RoomKind, RoomLinkAccess, RoomRole, WorkspaceRole } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { joinedWorkspaces } from './workspaces.ts';
 
 export type RoomCapability = 'view' | 'comment' | 'edit' | 'manage';

@@ -13,10 +13,10 @@
 //
 // Pending invitations count for nothing. People with view skip the password
 // only through their role or the viewers list; everyone else unlocks.
-import type { Actor } from '../auth/tokens.ts';
+import type { Actor } from '../core/caller.ts';
 import { db } from '../db/client.ts';
 import type { Prisma, SpaceVisibility, WorkspaceRole } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { workspaceRoleCan, type Capability } from './capabilities.ts';
 import { joinedWorkspaces } from './workspaces.ts';
 

@@ -3,7 +3,7 @@
 // step needs is forbidden.
 import { db, type Prisma, type PrismaClient } from '../db/client.ts';
 import type { Plan, WorkspaceRole } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { rolesThatCan, workspaceRoleCan, type Capability } from './capabilities.ts';
 
 type Client = Pick<PrismaClient, 'membership'>;

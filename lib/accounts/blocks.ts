@@ -1,8 +1,8 @@
 // Blocking: the blocked user's room chat stops reaching the blocker (from the
 // blocker's next connect; the realtime server reads the list then).
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { db } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import type { User } from '../schemas/accounts.ts';
 
 export async function blockUser({ actor }: SignedInCaller, userId: string): Promise<void> {

@@ -7,9 +7,9 @@
 //   command-line sign-ins, memberships and blocks go with the user row;
 // - what the caller wrote elsewhere stays: author columns are nullable with
 //   ON DELETE SET NULL, and a null author is shown as "Deleted user".
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { db, type Prisma } from '../db/client.ts';
-import { publishRoomEvent } from '../rooms/bus.ts';
+import { publishRoomEvent } from '../db/bus.ts';
 
 type WorkspaceRef = { id: string; slug: string; name: string };
 

@@ -9,7 +9,7 @@
 // separator. The skeleton is for comparing only; the name is kept as given
 // (cleaned).
 import { query } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 
 export const DELETED_USER = 'Deleted user';
 

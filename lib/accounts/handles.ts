@@ -1,9 +1,9 @@
 // Handles and workspace slugs share one namespace (a personal workspace's slug
 // is its owner's handle). Reserved names are those of top-level routes and
 // pages, and names that would mislead if someone else held them.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { db, Prisma } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import type { User } from '../schemas/accounts.ts';
 import { HANDLE_PATTERN, HANDLE_RULE } from '../schemas/common.ts';
 

@@ -1,9 +1,9 @@
 // A person's profile: the display name they choose, and what another signed-in
 // person sees on /u/<handle> (name, handle, the workspaces both belong to,
 // whether they blocked them). Nothing else about a person is shown to others.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { db } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import type { User } from '../schemas/accounts.ts';
 
 /** Sets (or, with null or blanks, clears) the caller's display name. */

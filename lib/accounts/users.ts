@@ -1,4 +1,4 @@
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { db, Prisma, query } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import type { CurrentUser, Preferences, User } from '../schemas/accounts.ts';

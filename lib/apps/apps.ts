@@ -12,14 +12,14 @@
 // Permissions are the room's (lib/access/rooms.ts): view to read, edit to
 // build and get the owner link, manage for the lifecycle, users and export.
 import { randomInt } from 'node:crypto';
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { callerRoomRole, listedRooms, roomAccess, roomRoleCan } from '../access/rooms.ts';
 import { recordAudit } from '../audit/log.ts';
 import { limitsOf, requireUnderLimit } from '../billing/plans.ts';
 import { config } from '../config.ts';
 import { db, type Prisma } from '../db/client.ts';
 import type { AppAccess, RoomKind, RoomRole } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import { deliverNotifications, eventNotifications, queueNotifications } from '../notifications/notifications.ts';
 import { pageMarkdown, pagesOf, UNREADABLE_PAGE } from '../rooms/document.ts';

@@ -9,9 +9,9 @@
 // Every statement runs as the system (lib/spacedb/database.ts `system*`): the
 // app's own rules (serving.ts) decided who may read or add rows. Reads run as
 // the app, so one app's visitors never wait behind another's.
-import type { Client } from '../access/caller.ts';
+import type { Client } from '../core/caller.ts';
 import { db } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import { systemDump, systemRead, systemTables, systemWrite, type SystemLog } from '../spacedb/database.ts';
 import { versionFileText } from '../spaces/publishing.ts';

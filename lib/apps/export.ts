@@ -8,8 +8,8 @@
 //   <slug>/README.md
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
-import type { SignedInCaller } from '../access/caller.ts';
-import { ApiError } from '../http/errors.ts';
+import type { SignedInCaller } from '../core/caller.ts';
+import { ApiError } from '../core/errors.ts';
 import { manifestEntries } from '../spaces/manifest.ts';
 import { versionRefs } from '../spaces/publishing.ts';
 import { blobStore } from '../storage/index.ts';

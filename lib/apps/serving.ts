@@ -16,17 +16,17 @@
 // - `_api/session`, `_api/tables/<name>` (GET rows, POST a row): the data
 //   API the app's script uses, behind the same access rules.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Caller, SignedInCaller } from '../access/caller.ts';
+import type { Caller, SignedInCaller } from '../core/caller.ts';
 import { roomAccess } from '../access/rooms.ts';
-import type { Actor } from '../auth/tokens.ts';
+import type { Actor } from '../core/caller.ts';
 import { recordAudit } from '../audit/log.ts';
 import { serverSecret } from '../auth/server-secret.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
-import { FileAnswer } from '../http/files.ts';
-import { addressKey } from '../http/client.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { ApiError } from '../core/errors.ts';
+import { FileAnswer } from '../core/files.ts';
+import { addressKey } from '../core/client.ts';
+import { rateLimit } from '../core/rate-limit.ts';
 import { newId } from '../ids.ts';
 import { contentTypeOf } from '../spaces/content.ts';
 import { findEntry } from '../spaces/manifest.ts';

@@ -2,12 +2,12 @@
 // when. Events are only ever appended (the database refuses updates), and each
 // is written with the transaction client of the change it records, so a change
 // and its record are committed together or not at all.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { db, type Prisma } from '../db/client.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
 import { newId } from '../ids.ts';
 import type { WebhookEventType } from '../schemas/webhooks.ts';
-import { queueWebhookEvent } from '../webhooks/events.ts';
+import { queueWebhookEvent } from './webhook-events.ts';
 import type { AuditPage } from '../schemas/workspaces.ts';
 
 /** Event names; later features add theirs (billing, sharing, going live) here. */

@@ -3,17 +3,17 @@
 // signed in to the web app looks the request up by its short user code and
 // approves or denies it. The token is issued when the approved request is
 // polled, so it is never stored in clear anywhere, and handed out once.
-import type { Caller, SignedInCaller } from '../access/caller.ts';
+import type { Caller, SignedInCaller } from '../core/caller.ts';
 import { randomInt } from 'node:crypto';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import type { CliSignIn, Prisma } from '../db/generated/client.ts';
-import { clientAddress, clientLocation } from '../http/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { clientAddress, clientLocation } from '../core/client.ts';
+import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import type { CliPollResult, CliSignInRequest, CliStartResult } from '../schemas/auth.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
-import type { Actor } from './tokens.ts';
+import type { Actor } from '../core/caller.ts';
 import { issueToken } from './tokens.ts';
 
 /** Seconds a request stays open. */

@@ -3,7 +3,7 @@
 import { createUser, findUserByHandle } from '../accounts/users.ts';
 import { config } from '../config.ts';
 import { db, Prisma } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import type { User } from '../schemas/accounts.ts';
 import { issueToken } from './tokens.ts';
 

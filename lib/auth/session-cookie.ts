@@ -1,5 +1,5 @@
 // The web session cookie's name, one rule for next-auth (which sets it), our
-// own reader (lib/http/authenticate.ts) and the OpenAPI document.
+// own reader (server/http/authenticate.ts) and the OpenAPI document.
 
 /**
  * `__Host-atrium_session` when the app is served over https: browsers take a

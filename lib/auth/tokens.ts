@@ -1,11 +1,11 @@
 // Issuing and checking bearer secrets: API tokens (the CLI's) and web sessions.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { Actor, SignedInCaller } from '../core/caller.ts';
 import { config } from '../config.ts';
 import { db, query, type Prisma } from '../db/client.ts';
 import type { TokenKind } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
-import { publishRoomEvent } from '../rooms/bus.ts';
+import { publishRoomEvent } from '../db/bus.ts';
 import type { TokenListing } from '../schemas/auth.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
 import { sessionCookieName } from './session-cookie.ts';
@@ -22,11 +22,6 @@ export const TOKEN_IDLE_LIFETIME: Record<TokenKind, number> = {
 const LAST_USE_RESOLUTION = 60 * 60 * 1000;
 
 export const SESSION_COOKIE = sessionCookieName(config.publicUrl);
-
-export type Actor = {
-  user: { id: string; handle: string; name: string | null };
-  token: { id: string; kind: TokenKind };
-};
 
 /** A new token or session for the user; `secret` is given when the caller chose it. */
 export async function issueToken(

@@ -7,14 +7,14 @@
 // a paid subscription is applied from Stripe's answer, a first subscription
 // from the webhook (lib/billing/webhook.ts) once it is paid for.
 import type Stripe from 'stripe';
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
 import { workspaceRoleCan } from '../access/capabilities.ts';
 import { recordAudit } from '../audit/log.ts';
 import { config } from '../config.ts';
 import { db, type Prisma } from '../db/client.ts';
 import type { Plan } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { log } from '../log.ts';
 import type { BillingState } from '../schemas/billing.ts';
 import { billingPageUrl, limitsOf, planName, planRank } from './plans.ts';

@@ -5,7 +5,7 @@
 import { recordAudit } from '../audit/log.ts';
 import { db } from '../db/client.ts';
 import type { Plan } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { PLAN_ORDER } from './plans.ts';
 
 export async function setPlanByOperator(slug: string, plan: string): Promise<{ from: Plan; to: Plan }> {

@@ -10,7 +10,7 @@
 import { config } from '../config.ts';
 import type { Plan } from '../db/generated/client.ts';
 import { formatBytes } from '../format.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 
 export type PlanLimits = {
   /** Accepted members, whatever their role; pending invitations take no seat. */

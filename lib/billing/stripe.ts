@@ -4,7 +4,7 @@
 import Stripe from 'stripe';
 import { config } from '../config.ts';
 import type { Plan } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 
 export const STRIPE_API_VERSION = '2026-10-28.endive';
 

@@ -3,16 +3,16 @@
 // attach to the root. Who may do what is asked of lib/access; every change
 // moves the space's commentsUpdatedAt, which clients poll through the head.
 import { createHash } from 'node:crypto';
-import type { Caller } from '../access/caller.ts';
+import type { Caller } from '../core/caller.ts';
 import { requirePermission, type SpacePermissions } from '../access/spaces.ts';
 import { checkGuestName, cleanGuestName, DELETED_USER } from '../accounts/guest-names.ts';
 import { db, type Prisma } from '../db/client.ts';
-import { addressKey } from '../http/client.ts';
-import { ApiError } from '../http/errors.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { addressKey } from '../core/client.ts';
+import { ApiError } from '../core/errors.ts';
+import { rateLimit } from '../core/rate-limit.ts';
 import { newId } from '../ids.ts';
 import { deliverNotifications, eventNotifications, queueNotifications, type NewNotification } from '../notifications/notifications.ts';
-import { queueWebhookEvent } from '../webhooks/events.ts';
+import { queueWebhookEvent } from '../audit/webhook-events.ts';
 import type { z } from 'zod';
 import type { comment as commentSchema, revision as revisionSchema, thread as threadSchema } from '../schemas/comments.ts';
 import { aliasVersion } from '../spaces/aliases.ts';

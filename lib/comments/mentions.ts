@@ -2,7 +2,7 @@
 // is notified (and mailed, as their preferences say) when the comment is
 // posted; never its author; guests' comments mention nobody (docs/decisions.md).
 import { permissionsFor, standingOf } from '../access/spaces.ts';
-import type { Actor } from '../auth/tokens.ts';
+import type { Actor } from '../core/caller.ts';
 import { db } from '../db/client.ts';
 import type { LoadedSpace } from '../spaces/spaces.ts';
 

@@ -13,7 +13,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { config } from '../config.ts';
 import { log } from '../log.ts';
-import { databasePoolConnections, databasePoolWaiting } from '../ops/metrics.ts';
+import { databasePoolConnections, databasePoolWaiting } from '../core/metrics.ts';
 import { PrismaClient } from './generated/client.ts';
 
 /** How long a query or a transaction waits for a free connection. */

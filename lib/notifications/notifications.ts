@@ -4,16 +4,16 @@
 // after the commit they are mailed to those who asked for their kind, and each
 // recipient's inbox is trimmed. What a person sees is decided when they read
 // it (lib/access/notifications.ts), from current grants.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { visibleNotifications } from '../access/notifications.ts';
 import { config } from '../config.ts';
 import { db, type Prisma } from '../db/client.ts';
 import type { WorkspaceRole } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import { log } from '../log.ts';
 import { sendMail } from '../mail/mailer.ts';
-import { roomPath } from '../rooms/paths.ts';
+import { roomPath } from '../core/room-paths.ts';
 import type { Notification, NotificationKind, NotificationPage } from '../schemas/notifications.ts';
 import { notificationText } from './text.ts';
 

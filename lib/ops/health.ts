@@ -2,16 +2,16 @@
 // Alive: the process answers. Ready: it can serve requests now: PostgreSQL
 // answers, every migration this code expects is applied, and the node is not
 // draining. Redis and the blob store are checked too, but only reported
-// (lib/ops/dependencies.ts): every node shares them, and a node serves most
+// (lib/core/dependencies.ts): every node shares them, and a node serves most
 // requests without them.
 // Answers name what failed, never how to reach it (no URLs, no messages).
 import { readdir } from 'node:fs/promises';
 import { config } from '../config.ts';
 import { query } from '../db/client.ts';
 import { MIGRATIONS_DIR } from '../db/migrate.ts';
-import { pingRedis } from '../http/rate-limit.ts';
+import { pingRedis } from '../core/rate-limit.ts';
 import { blobStore } from '../storage/index.ts';
-import { noteDependency } from './dependencies.ts';
+import { noteDependency } from '../core/dependencies.ts';
 
 /** How long one check may take before it counts as failed. */
 export const CHECK_TIMEOUT_MS = 2000;

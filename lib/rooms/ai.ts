@@ -7,8 +7,8 @@ import type { JSONContent } from '@tiptap/core';
 import type * as Y from 'yjs';
 import { clip, complete, MAX_INPUT_CHARS } from '../ai/client.ts';
 import { db } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { ApiError } from '../core/errors.ts';
+import { rateLimit } from '../core/rate-limit.ts';
 import { pageMarkdown, pagesOf } from './document.ts';
 
 /** AI calls per person (suggestions and drafts together), counted across instances. */

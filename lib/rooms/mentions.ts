@@ -4,13 +4,13 @@
 // by mail as their preferences say) at most once per page per
 // MENTION_QUIET_SECONDS however often they are mentioned there, so that typing
 // and retyping a mention tells them once.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { KIND_NOUN, roomAccess } from '../access/rooms.ts';
-import type { Actor } from '../auth/tokens.ts';
+import type { Actor } from '../core/caller.ts';
 import { db } from '../db/client.ts';
 import type { RoomKind } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { ApiError } from '../core/errors.ts';
+import { rateLimit } from '../core/rate-limit.ts';
 import { deliverNotifications, eventNotifications, queueNotifications } from '../notifications/notifications.ts';
 import { roomPerson } from './people.ts';
 

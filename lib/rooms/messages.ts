@@ -1,13 +1,13 @@
 // Chat messages: posted over the socket (realtime/), deleted and reported over
 // the API. A deletion is announced to every realtime node (`chat.deleted`); a
 // report keeps its own copy of the message, which outlives the message.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { roomAccess, roomRoleCan } from '../access/rooms.ts';
 import { db } from '../db/client.ts';
 import type { RoomKind } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
-import { publishRoomEvent } from './bus.ts';
+import { publishRoomEvent } from '../db/bus.ts';
 import { touchActivity } from './rooms.ts';
 
 export const MAX_MESSAGE_CHARS = 4000;

@@ -2,19 +2,19 @@
 // an e-mail address (stored hashed, e-mailed when SMTP is set, and shown once
 // to their creator), role changes, removal and leaving. Every change tells the
 // realtime nodes to re-check the room's sockets at once.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { KIND_NOUN, roomAccess, roomNotFound, roomRoleCan, WORKSPACE_TO_ROOM, higherRole } from '../access/rooms.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import type { RoomKind, RoomRole } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import { log } from '../log.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { HANDLE_PATTERN } from '../schemas/common.ts';
 import type { RoomInvite, RoomMember } from '../schemas/rooms.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
-import { publishRoomEvent } from './bus.ts';
+import { publishRoomEvent } from '../db/bus.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 export const ROOM_INVITE_DAYS = 7;

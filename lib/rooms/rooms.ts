@@ -2,7 +2,7 @@
 // deletion, the Markdown export and the WebSocket ticket. Both prefixes call
 // these with their `kind`; a room asked for under the other prefix is 404.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { callerRoomRole, capsOf, listedRooms, roomAccess, roomNotFound } from '../access/rooms.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
 import { serverSecret } from '../auth/server-secret.ts';
@@ -10,15 +10,15 @@ import { limitsOf, requireUnderLimit } from '../billing/plans.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import type { RoomKind, RoomLinkAccess, RoomRole } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import { TICKET_SECONDS, type LiveSpace, type Room } from '../schemas/rooms.ts';
 import { buildApp } from '../apps/apps.ts';
-import { publishRoomEvent } from './bus.ts';
+import { publishRoomEvent } from '../db/bus.ts';
 import { aiLimit, draftFromPrompt } from './ai.ts';
 import { documentMarkdown, documentPages, initialDocument, TEMPLATES, type Page } from './document.ts';
 import { currentRoomState } from './document-store.ts';
-import { PREFIX, roomPath } from './paths.ts';
+import { PREFIX, roomPath } from '../core/room-paths.ts';
 import { addPeople } from './people.ts';
 
 /** How long creating a room waits for the AI draft of its prompt before starting without it. */

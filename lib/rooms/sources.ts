@@ -10,21 +10,21 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { lookup } from 'mime-types';
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { roomAccess, roomRoleCan } from '../access/rooms.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import type { RoomKind } from '../db/generated/client.ts';
 import { formatBytes } from '../format.ts';
-import type { IncomingBody } from '../http/body.ts';
-import { ApiError } from '../http/errors.ts';
-import { FileAnswer } from '../http/files.ts';
+import type { IncomingBody } from '../core/body.ts';
+import { ApiError } from '../core/errors.ts';
+import { FileAnswer } from '../core/files.ts';
 import { newId } from '../ids.ts';
 import { isMediaType } from '../schemas/common.ts';
 import type { Source } from '../schemas/rooms.ts';
 import { blobStore, type StoredBlob } from '../storage/index.ts';
 import { claimBlob, holdBlob, releaseReservation, reserveStorage } from '../storage/usage.ts';
-import { publishRoomEvent } from './bus.ts';
+import { publishRoomEvent } from '../db/bus.ts';
 import { touchActivity } from './rooms.ts';
 
 /** Characters of extracted text kept. */

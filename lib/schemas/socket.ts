@@ -2,7 +2,7 @@
 // every stateless message (JSON in a Hocuspocus stateless frame), both ways.
 // The realtime server parses what it receives and types what it sends with
 // these; the web app reads them; docs/realtime.md's tables and /asyncapi.json
-// are generated from them (lib/http/asyncapi.ts, scripts/socket-docs.ts).
+// are generated from them (server/http/asyncapi.ts, scripts/socket-docs.ts).
 import { z } from 'zod';
 import { roomCaps, roomRole } from './rooms.ts';
 

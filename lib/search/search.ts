@@ -2,12 +2,12 @@
 // and apps by name, and files of their spaces' latest versions by path. Only
 // what lib/access lists for the caller is searched, read from the current
 // grants on every request, so a removed member finds nothing at once.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { listedRooms } from '../access/rooms.ts';
 import { foundSpaces } from '../access/spaces.ts';
 import { joinedWorkspaces } from '../access/workspaces.ts';
 import { db } from '../db/client.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { rateLimit } from '../core/rate-limit.ts';
 import type { RoomKind } from '../db/generated/client.ts';
 import type { SearchResult } from '../schemas/search.ts';
 import { manifestEntries } from '../spaces/manifest.ts';

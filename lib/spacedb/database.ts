@@ -4,14 +4,14 @@
 // pool (pool.ts, worker.ts); the history lives in Postgres and the blob store
 // (history.ts), so any instance can serve any space.
 import fs from 'node:fs';
-import { UNKNOWN_CLIENT, type Caller } from '../access/caller.ts';
+import { UNKNOWN_CLIENT, type Caller } from '../core/caller.ts';
 import { checkGuestName, cleanGuestName } from '../accounts/guest-names.ts';
 import { limitsOf } from '../billing/plans.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
-import { addressKey } from '../http/client.ts';
-import { ApiError } from '../http/errors.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { addressKey } from '../core/client.ts';
+import { ApiError } from '../core/errors.ts';
+import { rateLimit } from '../core/rate-limit.ts';
 import { newId } from '../ids.ts';
 import type { z } from 'zod';
 import type { guestWrite as guestWriteSchema, writeRecord } from '../schemas/spacedb.ts';

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { config } from '../config.ts';
 import { db, Prisma, query } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { blobStore } from '../storage/index.ts';
 import { bytesSha, fileMatches } from './file-state.ts';
 import { JobRefused } from './pool.ts';

@@ -5,7 +5,7 @@
 // never holds up the others for longer than the deadline.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { spacedbKills, spacedbQueuedJobs, spacedbWorkers } from '../ops/metrics.ts';
+import { spacedbKills, spacedbQueuedJobs, spacedbWorkers } from '../core/metrics.ts';
 import type { Job, Refusal } from './worker.ts';
 
 // Resolved when a process is first started, not when the module loads: the

@@ -2,11 +2,11 @@
 // host of its own (lib/spaces/hosts.ts). An alias is one row: setting it is
 // one upsert, removing it one delete, and serving reads it per request, so
 // every node sees a move or a removal at once.
-import type { Caller, SignedInCaller } from '../access/caller.ts';
+import type { Caller, SignedInCaller } from '../core/caller.ts';
 import { db, type Prisma } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import type { Alias } from '../schemas/spaces.ts';
-import { queueWebhookEvent } from '../webhooks/events.ts';
+import { queueWebhookEvent } from '../audit/webhook-events.ts';
 import { aliasUrl } from './hosts.ts';
 import { spaceWith } from './spaces.ts';
 

@@ -1,8 +1,8 @@
 // How stored files go out: content types, and the headers that keep published
-// content from running with the app's privileges (lib/http/files.ts sends them).
+// content from running with the app's privileges (server/http/files.ts sends them).
 import { lookup } from 'mime-types';
 import { config } from '../config.ts';
-import { FileAnswer, type StoredFile } from '../http/files.ts';
+import { FileAnswer, type StoredFile } from '../core/files.ts';
 import { isMediaType } from '../schemas/common.ts';
 
 /** Attachments and raw uploads: nothing may run, load or be sniffed. */

@@ -5,10 +5,10 @@
 // from the workspace's count, and its bytes deleted when nothing holds it, by
 // the storage collector after its grace period (lib/storage/gc.ts), the same
 // path as blobs a push stopped using.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { recordAudit } from '../audit/log.ts';
 import { db } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { spaceChanged } from './space-cache.ts';
 import { spaceWith } from './spaces.ts';
 

@@ -12,11 +12,11 @@
 // (docs/deploy.md).
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { config } from '../config.ts';
 import { db, Prisma } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { ApiError } from '../core/errors.ts';
+import { rateLimit } from '../core/rate-limit.ts';
 import type { SpaceDomain } from '../schemas/spaces.ts';
 import { contentHostOf } from './hosts.ts';
 import { spaceWith } from './spaces.ts';

@@ -1,5 +1,5 @@
 // Answering a /dl/<ticket> link: the file or upload it names, as an attachment.
-import type { FileAnswer } from '../http/files.ts';
+import type { FileAnswer } from '../core/files.ts';
 import { versionFileAttachment } from './publishing.ts';
 import { redeemTicket } from './tickets.ts';
 import { uploadAttachment } from './uploads.ts';

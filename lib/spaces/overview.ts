@@ -2,7 +2,7 @@
 // each one's latest version, and recent activity (versions pushed, people who
 // joined). It lists only what the workspaces the caller belongs to hold: no
 // permission rule of its own.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { db } from '../db/client.ts';
 import type { Space } from '../schemas/spaces.ts';
 import type { WorkspaceSummary } from '../schemas/workspaces.ts';

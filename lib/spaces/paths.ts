@@ -2,7 +2,7 @@
 // NFC. Refused (bad_request, naming the path): absolute paths, "..", empty
 // segments, backslashes, control characters, segments over 255 bytes and paths
 // over 1024 characters. "." segments and a leading "./" are dropped.
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 
 export const MAX_PATH_LENGTH = 1024;
 const MAX_SEGMENT_BYTES = 255;

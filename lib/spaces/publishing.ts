@@ -6,17 +6,17 @@
 // whatever the number of files. A commit is one transaction that locks the
 // space row: racing commits get consecutive numbers, each a full snapshot of
 // what its pusher listed, with its diff against the version just before it.
-import type { Caller, SignedInCaller } from '../access/caller.ts';
+import type { Caller, SignedInCaller } from '../core/caller.ts';
 import { rolesWith } from '../access/capabilities.ts';
 import { forgetToken, TOKEN_REFUSED } from '../auth/tokens.ts';
 import { config } from '../config.ts';
 import { db, Prisma, query, type PrismaClient } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
 import { LruCache } from '../lru.ts';
-import { siteCacheBytes, siteCacheVersions, siteRulesCompiled } from '../ops/metrics.ts';
-import type { IncomingBody } from '../http/body.ts';
-import { ApiError } from '../http/errors.ts';
-import type { FileAnswer } from '../http/files.ts';
+import { siteCacheBytes, siteCacheVersions, siteRulesCompiled } from '../core/metrics.ts';
+import type { IncomingBody } from '../core/body.ts';
+import { ApiError } from '../core/errors.ts';
+import type { FileAnswer } from '../core/files.ts';
 import type { Alias, Diff, FileEntryInput, SiteRulesSummary, Version } from '../schemas/spaces.ts';
 import { blobStore } from '../storage/index.ts';
 import { checkRoom, claimBlob, holdBlob, releaseReservation, startBlobPut, storageFull, storageUsage, touchBlobs } from '../storage/usage.ts';
@@ -29,7 +29,7 @@ import { compileRules, parseHeaders, parseRedirects, RULE_LIMITS, type CompiledR
 import { spaceChanged } from './space-cache.ts';
 import { spaceWith } from './spaces.ts';
 import { createTicket } from './tickets.ts';
-import { queueWebhookEvent } from '../webhooks/events.ts';
+import { queueWebhookEvent } from '../audit/webhook-events.ts';
 
 export const MAX_FILES = 200_000;
 /** Text longer than this is cut in file reads. */

@@ -26,13 +26,13 @@
 //   can push.
 // This module decides; server/sites.ts turns its answers into responses and
 // renders the pages (password form, not found).
-import type { Caller } from '../access/caller.ts';
-import type { Actor } from '../auth/tokens.ts';
+import type { Caller } from '../core/caller.ts';
+import type { Actor } from '../core/caller.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
-import { COUNTRY_HEADERS } from '../http/client.ts';
-import { ApiError } from '../http/errors.ts';
-import { FileAnswer } from '../http/files.ts';
+import { COUNTRY_HEADERS } from '../core/client.ts';
+import { ApiError } from '../core/errors.ts';
+import { FileAnswer } from '../core/files.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
 import { contentTypeOf, siteCsp } from './content.ts';
 import { findEntry, type ChunkRef, type Entry } from './manifest.ts';

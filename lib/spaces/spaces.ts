@@ -1,12 +1,12 @@
 // Space records: loading a space with what the caller may do, listing,
 // creating, changing, and the head summary.
-import type { Caller, SignedInCaller } from '../access/caller.ts';
+import type { Caller, SignedInCaller } from '../core/caller.ts';
 import { rolesWith, workspaceRoleCan } from '../access/capabilities.ts';
 import { notFound, permissionsFor, requirePermission, standingFrom, type SpacePermissions } from '../access/spaces.ts';
 import { siteUrl } from './hosts.ts';
 import { db, Prisma, query } from '../db/client.ts';
 import type { WorkspaceRole } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import type { Space } from '../schemas/spaces.ts';
 import { hashPassword } from './password.ts';

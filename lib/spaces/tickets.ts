@@ -3,7 +3,7 @@
 // tickets answer 410 for a day, then are forgotten.
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
 
 export const TICKET_LIFETIME = 5 * 60 * 1000;

@@ -17,12 +17,12 @@
 // See docs/decisions.md ("Rate limits").
 import { createHash } from 'node:crypto';
 import { db } from '../db/client.ts';
-import { addressKey } from '../http/client.ts';
-import { ApiError } from '../http/errors.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { addressKey } from '../core/client.ts';
+import { ApiError } from '../core/errors.ts';
+import { rateLimit } from '../core/rate-limit.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
 import { verifyPassword } from './password.ts';
-import type { Caller } from '../access/caller.ts';
+import type { Caller } from '../core/caller.ts';
 import { loadSpace } from './spaces.ts';
 
 export const UNLOCK_LIFETIME = 12 * 60 * 60 * 1000;

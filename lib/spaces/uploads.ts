@@ -6,13 +6,13 @@
 // against the workspace's storage limit (lib/storage/usage.ts); a deleted
 // upload's bytes are reclaimed by lib/storage/gc.ts once nothing uses them.
 import { lookup } from 'mime-types';
-import type { Caller, SignedInCaller } from '../access/caller.ts';
+import type { Caller, SignedInCaller } from '../core/caller.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
-import type { IncomingBody } from '../http/body.ts';
-import { ApiError } from '../http/errors.ts';
-import type { FileAnswer } from '../http/files.ts';
+import type { IncomingBody } from '../core/body.ts';
+import { ApiError } from '../core/errors.ts';
+import type { FileAnswer } from '../core/files.ts';
 import { newId } from '../ids.ts';
 import { isMediaType } from '../schemas/common.ts';
 import type { Upload } from '../schemas/spaces.ts';

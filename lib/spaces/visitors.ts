@@ -11,11 +11,11 @@
 // beacon is answered 204 and not counted), and of the referrer only the host
 // of an http(s) URL. See docs/decisions.md ("Rate limits").
 import { createHash, randomBytes } from 'node:crypto';
-import type { Caller, SignedInCaller } from '../access/caller.ts';
+import type { Caller, SignedInCaller } from '../core/caller.ts';
 import { db, query } from '../db/client.ts';
-import { addressKey } from '../http/client.ts';
+import { addressKey } from '../core/client.ts';
 import { log } from '../log.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { rateLimit } from '../core/rate-limit.ts';
 import type { VisitorStats } from '../schemas/spaces.ts';
 import { findEntry } from './manifest.ts';
 import { normalizePath } from './paths.ts';

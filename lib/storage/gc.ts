@@ -23,7 +23,7 @@ import { gunzipSync } from 'node:zlib';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import { log } from '../log.ts';
-import { storageSweeps, storageSweptBlobs } from '../ops/metrics.ts';
+import { storageSweeps, storageSweptBlobs } from '../core/metrics.ts';
 import { blobStore, type BlobStore } from './index.ts';
 import { expireReservations } from './usage.ts';
 

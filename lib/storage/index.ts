@@ -4,8 +4,8 @@
 // Blob store when BLOB_READ_WRITE_TOKEN is.
 import path from 'node:path';
 import { config } from '../config.ts';
-import { ApiError } from '../http/errors.ts';
-import { noteDependency } from '../ops/dependencies.ts';
+import { ApiError } from '../core/errors.ts';
+import { noteDependency } from '../core/dependencies.ts';
 import { filesystemStore } from './filesystem.ts';
 import { s3Store } from './s3.ts';
 import { vercelBlobStore } from './vercel-blob.ts';
@@ -66,7 +66,7 @@ async function answersNow(inner: BlobStore): Promise<boolean> {
 /**
  * Reads and writes that fail for the store's sake (unreachable, timing out,
  * failing) answer 503 with Retry-After, for the request that needed the store
- * only, and are reported (lib/ops/dependencies.ts). A missing blob is still
+ * only, and are reported (lib/core/dependencies.ts). A missing blob is still
  * null; a write refused for its bytes, or failing in the caller's `admit` or
  * body while the store answers, keeps its own error.
  */

@@ -1,7 +1,7 @@
 // Hashes and counts bytes as they stream through, and stops the stream once it
 // passes its size limit.
 import { createHash } from 'node:crypto';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { formatBytes } from '../format.ts';
 
 // Defined with the schemas, which must not import this (node:crypto) module.

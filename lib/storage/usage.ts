@@ -16,7 +16,7 @@ import { limitsOf, planName, upgradeHint } from '../billing/plans.ts';
 import { db, query, type PrismaClient } from '../db/client.ts';
 import type { Plan } from '../db/generated/client.ts';
 import { formatBytes } from '../format.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import type { StoredBlob } from './index.ts';
 
 type Sql = Pick<PrismaClient, '$queryRaw' | '$executeRaw' | '$executeRawUnsafe'>;

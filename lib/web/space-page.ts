@@ -5,9 +5,9 @@
 // password-protected one to the page that says where its password goes.
 import { redirect, notFound } from 'next/navigation';
 import { cache } from 'react';
-import type { Caller } from '../access/caller.ts';
-import { pageCaller } from '../auth/session.ts';
-import { ApiError } from '../http/errors.ts';
+import type { Caller } from '../core/caller.ts';
+import { pageCaller } from '../../server/http/session.ts';
+import { ApiError } from '../core/errors.ts';
 import type { Space } from '../schemas/spaces.ts';
 import { getSpace } from '../spaces/spaces.ts';
 

@@ -14,7 +14,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { db, isDatabaseUnavailable, noteDatabaseUnavailable } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { log } from '../log.ts';
 import { decryptSecret, signatureHeaders } from './secret.ts';
 import { resolveTarget, type Target } from './target.ts';

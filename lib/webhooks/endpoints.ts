@@ -1,15 +1,15 @@
 // A workspace's webhook endpoints and their delivery log, for its owners and
 // admins. Someone who is not an admin of the endpoint's workspace learns
 // nothing about it: not a member, 404; a member without admin, 403.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
 import { recordAudit } from '../audit/log.ts';
 import { db } from '../db/client.ts';
 import type { WebhookDelivery, WebhookEndpoint } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import type { WebhookEventName } from '../schemas/webhooks.ts';
-import { eventPayload } from './events.ts';
+import { eventPayload } from '../audit/webhook-events.ts';
 import { encryptSecret, newSigningSecret } from './secret.ts';
 import { resolveTarget } from './target.ts';
 

@@ -6,7 +6,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { config } from '../config.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 
 const notPublic = new BlockList();
 for (const [network, prefix] of [

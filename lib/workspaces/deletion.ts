@@ -4,12 +4,12 @@
 // other workspace holds are deleted by the storage collector. The audit log
 // goes with the workspace, so the deletion is recorded in the server's log.
 // A personal workspace goes only with its person's account.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { workspaceAccess, workspaceNotFound } from '../access/workspaces.ts';
 import { db } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { log } from '../log.ts';
-import { publishRoomEvent } from '../rooms/bus.ts';
+import { publishRoomEvent } from '../db/bus.ts';
 
 export async function deleteWorkspace({ actor }: SignedInCaller, slug: string): Promise<void> {
   const deleted = await db.$transaction(async (tx) => {

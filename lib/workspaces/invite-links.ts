@@ -3,15 +3,15 @@
 // only its hash is kept. A link is live until it is revoked, expires or is
 // used up; uses are counted inside the workspace's lock, so two people racing
 // for the last use cannot both get in.
-import type { Caller, SignedInCaller } from '../access/caller.ts';
+import type { Caller, SignedInCaller } from '../core/caller.ts';
 import { mayAssignRole } from '../access/capabilities.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
-import type { Actor } from '../auth/tokens.ts';
+import type { Actor } from '../core/caller.ts';
 import { recordAudit } from '../audit/log.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import type { WorkspaceRole } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import { log } from '../log.ts';
 import { sendMail } from '../mail/mailer.ts';

@@ -1,18 +1,18 @@
 // Membership: invitations by handle (pending until accepted or declined), role
 // changes, removal and leaving. Who may do each is decided by lib/access; this
 // file keeps the rule that a workspace never loses its last owner.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { mayAssignRole, mayRemoveMember } from '../access/capabilities.ts';
 import { endWorkspaceRoomGrants, grantsInWorkspace } from '../access/rooms.ts';
 import { workspaceAccess, workspaceNotFound } from '../access/workspaces.ts';
 import { findUserByHandle } from '../accounts/users.ts';
-import type { Actor } from '../auth/tokens.ts';
+import type { Actor } from '../core/caller.ts';
 import { recordAudit } from '../audit/log.ts';
 import { db } from '../db/client.ts';
 import type { RoomKind, RoomRole, WorkspaceRole } from '../db/generated/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { deliverNotifications, eventNotifications, queueNotifications } from '../notifications/notifications.ts';
-import { publishRoomEvent } from '../rooms/bus.ts';
+import { publishRoomEvent } from '../db/bus.ts';
 import { assertSeatFree } from './seats.ts';
 import { changeWorkspace, type Tx } from './transaction.ts';
 

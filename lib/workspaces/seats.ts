@@ -3,7 +3,7 @@
 import { limitsOf, requireUnderLimit } from '../billing/plans.ts';
 import type { Plan } from '../db/generated/client.ts';
 import type { PrismaClient } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 
 type Client = Pick<PrismaClient, 'membership'>;
 

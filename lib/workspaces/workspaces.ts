@@ -1,14 +1,14 @@
 // Workspaces: listing, creation, the detail view and renaming. Slugs share one
 // namespace with handles (lib/accounts/handles.ts): a slug is taken when a
 // workspace or a user holds it, and the reserved names are refused.
-import type { SignedInCaller } from '../access/caller.ts';
+import type { SignedInCaller } from '../core/caller.ts';
 import { workspaceRoleCan } from '../access/capabilities.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
 import { RESERVED_HANDLES } from '../accounts/handles.ts';
-import type { Actor } from '../auth/tokens.ts';
+import type { Actor } from '../core/caller.ts';
 import { recordAudit } from '../audit/log.ts';
 import { db, Prisma } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import type { WorkspaceDetail, WorkspaceSummary } from '../schemas/workspaces.ts';
 import { seatUsage } from './seats.ts';

@@ -1,6 +1,6 @@
 // A whole Atrium cluster on one machine, as an operator would run it on many:
 // web nodes (`server/main.ts`, the production build), realtime nodes
-// (`realtime/main.ts`), one PostgreSQL, Redis, an S3-protocol server for the
+// (`server/realtime-main.ts`), one PostgreSQL, Redis, an S3-protocol server for the
 // blobs (s3rver, the stand-in for any S3-compatible store), and HAProxy in
 // front. `npm run cluster` starts one for people to try; the cluster test
 // (test/cluster/) starts one to publish, read, edit, kill and restart through.
@@ -227,7 +227,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const realtime: ClusterNode[] = [];
     for (let i = 1; i <= (options.realtimeNodes ?? 2); i++) {
       const port = await distinctPort();
-      realtime.push(processNode(`rt-${i}`, 'realtime', port, [path.join(root, 'realtime/main.ts')], { ...common, REALTIME_PORT: String(port), NODE_ID: `rt-${i}` }, logDir, log));
+      realtime.push(processNode(`rt-${i}`, 'realtime', port, [path.join(root, 'server/realtime-main.ts')], { ...common, REALTIME_PORT: String(port), NODE_ID: `rt-${i}` }, logDir, log));
     }
     const nodes = [...web, ...realtime];
     stops.push(() => Promise.all(nodes.map((node) => node.kill('SIGTERM'))));

@@ -4,7 +4,7 @@
 // readable through the space database endpoints by the owner.
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { config } from '@/lib/config.ts';
-import { registry } from '@/lib/ops/metrics.ts';
+import { registry } from '@/lib/core/metrics.ts';
 import { closePool } from '@/lib/spacedb/database.ts';
 import { useFrontServer } from '../server.ts';
 import { onPort, rawRequest } from '../http/raw.ts';

@@ -8,7 +8,7 @@ import { GET as tokensRoute } from '@/app/v1/tokens/route.ts';
 import { normalizeUserCode, PENDING_OVERALL } from '@/lib/auth/cli-sign-in.ts';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
-import { PEER_HEADER } from '@/lib/http/client.ts';
+import { PEER_HEADER } from '@/lib/core/client.ts';
 import { call, signIn } from '../helpers.ts';
 
 let address = 0;

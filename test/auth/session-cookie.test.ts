@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GET as authGet } from '@/app/api/auth/[...nextauth]/route.ts';
 import { authConfig } from '@/lib/auth/web-sign-in.ts';
 import { config } from '@/lib/config.ts';
-import { openApiDocument } from '@/lib/http/openapi.ts';
+import { openApiDocument } from '@/server/http/openapi.ts';
 import { signIn } from '../helpers.ts';
 import { rawRequest } from '../http/raw.ts';
 import { request, useApiServers } from '../process-server.ts';

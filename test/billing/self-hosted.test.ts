@@ -12,7 +12,7 @@ import { POST as createRoomRoute } from '@/app/v1/rooms/route.ts';
 import { POST as uploadRoute } from '@/app/v1/spaces/[id]/uploads/route.ts';
 import { limitsOf, PLAN_LIMITS, requireUnderLimit } from '@/lib/billing/plans.ts';
 import { db } from '@/lib/db/client.ts';
-import { ApiError } from '@/lib/http/errors.ts';
+import { ApiError } from '@/lib/core/errors.ts';
 import { call, signIn } from '../helpers.ts';
 import { enforcePlanLimits } from '../plan-limits.ts';
 import { makeSpace } from '../spaces/fixtures.ts';

@@ -6,7 +6,7 @@ import { DELETE as deleteMeRoute } from '@/app/v1/me/route.ts';
 import { PUT as putAliasRoute } from '@/app/v1/spaces/[id]/aliases/[name]/route.ts';
 import { POST as unlockRoute } from '@/app/v1/spaces/[id]/unlock/route.ts';
 import { db } from '@/lib/db/client.ts';
-import { PEER_HEADER } from '@/lib/http/client.ts';
+import { PEER_HEADER } from '@/lib/core/client.ts';
 import { COMMENT_LIMITS } from '@/lib/schemas/comments.ts';
 import { GUEST_COMMENTS_PER_WINDOW } from '@/lib/comments/comments.ts';
 import { call, signIn, useSmtpServer } from '../helpers.ts';

@@ -8,7 +8,7 @@ import { POST as queryRoute } from '@/app/v1/spaces/[id]/db/query/route.ts';
 import { PUT as guestWritesRoute } from '@/app/v1/spaces/[id]/db/guest-writes/route.ts';
 import { PATCH as handleRoute } from '@/app/v1/me/handle/route.ts';
 import { handleSkeletonInDatabase, nameSkeleton } from '@/lib/accounts/guest-names.ts';
-import { PEER_HEADER } from '@/lib/http/client.ts';
+import { PEER_HEADER } from '@/lib/core/client.ts';
 import { HANDLE_PATTERN } from '@/lib/schemas/common.ts';
 import { call, signIn } from '../helpers.ts';
 import { makeSpace, push } from '../spaces/fixtures.ts';

@@ -22,7 +22,7 @@ async function startNode(): Promise<{ origin: string; child: ChildProcess }> {
   // the kill what was typed lately is in memory and in the log only.
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_REQUESTS: 'false', HOST: '127.0.0.1', REALTIME_PORT: String(port) };
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../realtime/main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../server/realtime-main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c));

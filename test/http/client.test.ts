@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
-import { clientAddress, clientLocation, PEER_HEADER } from '@/lib/http/client.ts';
+import { clientAddress, clientLocation, PEER_HEADER } from '@/lib/core/client.ts';
 
 const request = (headers: Record<string, string>) => new Request('http://localhost:3000/v1/auth/cli/start', { headers });
 

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { chosenCoding, compress, compressible } from '@/lib/http/encoding.ts';
+import { chosenCoding, compress, compressible } from '@/server/http/encoding.ts';
 
 describe('compression', () => {
   it('compresses text types, never images, video, archives or woff2', () => {

@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { config } from '@/lib/config.ts';
-import { JSON_BODY_LIMIT } from '@/lib/http/body.ts';
+import { JSON_BODY_LIMIT } from '@/server/http/body.ts';
 import type { Endpoint, Method } from '@/lib/schemas/endpoint.ts';
 import { endpoints } from '@/lib/schemas/index.ts';
 import { useFrontServer } from '../server.ts';

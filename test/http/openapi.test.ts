@@ -3,7 +3,7 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
-import { openApiDocument, openApiPath, SOCKET_ROUTES } from '@/lib/http/openapi.ts';
+import { openApiDocument, openApiPath, SOCKET_ROUTES } from '@/server/http/openapi.ts';
 import { endpoints } from '@/lib/schemas/index.ts';
 
 type Operation = {

@@ -3,9 +3,9 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { config, loadConfig } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
-import { addressKey } from '@/lib/http/client.ts';
-import { ApiError } from '@/lib/http/errors.ts';
-import { closeRateLimitStores, rateLimit } from '@/lib/http/rate-limit.ts';
+import { addressKey } from '@/lib/core/client.ts';
+import { ApiError } from '@/lib/core/errors.ts';
+import { closeRateLimitStores, rateLimit } from '@/lib/core/rate-limit.ts';
 
 const unique = () => randomBytes(6).toString('hex');
 const savedRedisUrl = config.redisUrl;

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { declaredRateLimits, rateLimit } from '@/lib/http/rate-limit.ts';
+import { declaredRateLimits, rateLimit } from '@/lib/core/rate-limit.ts';
 import { liveAppUrl } from '@/lib/spaces/hosts.ts';
 import { createRealtime, ROOM_FULL_RETRY_SECONDS, type Realtime } from '@/realtime/server.ts';
 import { createFrontServer } from '@/server/index.ts';
@@ -58,8 +58,8 @@ const LIMITS: Record<string, 'checked below' | string> = {
 
 /** Each file that names the rate_limited code, how often, and why. */
 const REFUSALS: Record<string, [count: number, why: string]> = {
-  'lib/http/errors.ts': [4, 'the code itself, whose ApiError and errorResponse require a Retry-After by their types'],
-  'lib/http/rate-limit.ts': [2, "every limit's 429 (a comment and the throw)"],
+  'lib/core/errors.ts': [4, 'the code itself, whose ApiError and errorResponse require a Retry-After by their types'],
+  'lib/core/rate-limit.ts': [2, "every limit's 429 (a comment and the throw)"],
   'lib/auth/cli-sign-in.ts': [3, 'pending sign-ins per address and overall, polling too fast: checked below'],
   'lib/spacedb/database.ts': [7, 'the type of an admission limit, jobs in flight per owner, space and for visitors, writes, restores per person: test/spacedb/fairness.test.ts and isolation.test.ts hold them'],
   'lib/spaces/serving.ts': [1, 'the password form: checked below'],

@@ -4,7 +4,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument, openApiPath, SOCKET_ROUTES } from '@/lib/http/openapi.ts';
+import { openApiDocument, openApiPath, SOCKET_ROUTES } from '@/server/http/openapi.ts';
 import { endpoints } from '@/lib/schemas/index.ts';
 
 const APP_V1 = path.resolve(import.meta.dirname, '../../app/v1');

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { GET as meRoute } from '@/app/v1/me/route.ts';
 import { config } from '@/lib/config.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { endpoint } from '@/lib/schemas/endpoint.ts';
 import { call, signIn } from '../helpers.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileRoutes } from '@/lib/http/router.ts';
+import { compileRoutes } from '@/server/http/router.ts';
 import { endpoint } from '@/lib/schemas/endpoint.ts';
 
 const e = (method: 'GET' | 'POST' | 'DELETE', path: string) =>

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3StandIn } from '../../scripts/s3-stand-in.ts';
 import { config } from '@/lib/config.ts';
 import { query } from '@/lib/db/client.ts';
-import { closeRateLimitStores, RATE_LIMIT_TABLE } from '@/lib/http/rate-limit.ts';
+import { closeRateLimitStores, RATE_LIMIT_TABLE } from '@/lib/core/rate-limit.ts';
 import { signIn } from '../helpers.ts';
 import { rawRequest } from '../http/raw.ts';
 import { useFrontServer } from '../server.ts';

@@ -174,7 +174,7 @@ describe('stopping a node the way supervisors do', { timeout: 120_000 }, () => {
   it('stops a realtime node (npm run realtime) on SIGTERM to npm alone, leaving nothing behind', async () => {
     const chain = await startChain(undefined, 'realtime ready', ['run', 'realtime']);
     const all = [chain.npm.pid!, ...descendants(chain.npm.pid!)];
-    expect(all.some((pid) => scriptOf(pid).endsWith('realtime/main.ts'))).toBe(true);
+    expect(all.some((pid) => scriptOf(pid).endsWith('server/realtime-main.ts'))).toBe(true);
     process.kill(chain.npm.pid!, 'SIGTERM');
     await expect.poll(() => all.filter(running), { timeout: 30_000, interval: 100 }).toEqual([]);
     expect(chain.output()).toContain('"reason":"parent process exited"');

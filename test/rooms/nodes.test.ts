@@ -21,7 +21,7 @@ type Node = { origin: string; child: ChildProcess; output: () => string };
 
 async function startNode(env: Record<string, string> = {}): Promise<Node> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../realtime/main.ts')], {
+  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../server/realtime-main.ts')], {
     env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL, LOG_REQUESTS: 'false', HOST: '127.0.0.1', REALTIME_PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createFrontServer } from '@/server/index.ts';
 import { db } from '@/lib/db/client.ts';
 import { createRealtime } from '@/realtime/server.ts';
-import { registry } from '@/lib/ops/metrics.ts';
+import { registry } from '@/lib/core/metrics.ts';
 import { multipartFile, World } from '../http/world.ts';
 import { connect, ticketUrl, waitFor, type Client } from './socket-helpers.ts';
 

@@ -2,7 +2,7 @@
 // show (plan limits, invites, reports, Markdown, sources and their extraction).
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { callerAs } from '@/lib/access/caller.ts';
+import { callerAs } from '@/lib/core/caller.ts';
 import { actorForSecret } from '@/lib/auth/tokens.ts';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';

@@ -4,7 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Parser } from '@asyncapi/parser';
 import { describe, expect, it } from 'vitest';
-import { asyncApiDocument, withSocketTables } from '@/lib/http/asyncapi.ts';
+import { asyncApiDocument, withSocketTables } from '@/server/http/asyncapi.ts';
 import { clientMessages, parseClientMessage, serverMessage, serverMessages } from '@/lib/schemas/socket.ts';
 
 describe('the socket contract', () => {

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GET as meRoute } from '@/app/v1/me/route.ts';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
-import { registry } from '@/lib/ops/metrics.ts';
+import { registry } from '@/lib/core/metrics.ts';
 import { closePool } from '@/lib/spacedb/database.ts';
 import { call, signIn } from '../helpers.ts';
 import { makeSpace } from '../spaces/fixtures.ts';

@@ -4,7 +4,7 @@
 // workspaces (it listed each workspace's spaces one by one before).
 import { describe, expect, it } from 'vitest';
 import { POST as createWorkspaceRoute } from '@/app/v1/workspaces/route.ts';
-import { callerAs } from '@/lib/access/caller.ts';
+import { callerAs } from '@/lib/core/caller.ts';
 import { actorForSecret } from '@/lib/auth/tokens.ts';
 import { db } from '@/lib/db/client.ts';
 import { dashboard } from '@/lib/spaces/overview.ts';

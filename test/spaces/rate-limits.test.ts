@@ -8,7 +8,7 @@ import { GET as versionsRoute } from '@/app/v1/spaces/[id]/versions/route.ts';
 import { POST as viewsRoute } from '@/app/v1/spaces/[id]/views/route.ts';
 import { GET as visitorsRoute } from '@/app/v1/spaces/[id]/visitors/route.ts';
 import { db } from '@/lib/db/client.ts';
-import { PEER_HEADER } from '@/lib/http/client.ts';
+import { PEER_HEADER } from '@/lib/core/client.ts';
 import { BEACONS_PER_MINUTE, flushViews } from '@/lib/spaces/visitors.ts';
 import { TRIES_PER_ADDRESS, TRIES_PER_SPACE } from '@/lib/spaces/unlock.ts';
 import { call, signIn } from '../helpers.ts';

@@ -3,7 +3,7 @@ import { PATCH as patchRoute } from '@/app/v1/spaces/[id]/route.ts';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { flushViews } from '@/lib/spaces/visitors.ts';
-import { PEER_HEADER } from '@/lib/http/client.ts';
+import { PEER_HEADER } from '@/lib/core/client.ts';
 import { spaceOrigin } from '@/lib/spaces/hosts.ts';
 import { siteResponse } from '@/server/sites.ts';
 import { call, signIn } from '../helpers.ts';

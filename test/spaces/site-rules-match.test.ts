@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LruCache } from '@/lib/lru.ts';
-import { siteRulesCompiled } from '@/lib/ops/metrics.ts';
+import { siteRulesCompiled } from '@/lib/core/metrics.ts';
 import { versionSite } from '@/lib/spaces/publishing.ts';
 import { compileRules, headersFor, matchRedirect, parseHeaders, parseRedirects, type RedirectRule } from '@/lib/spaces/site-rules.ts';
 import { signIn } from '../helpers.ts';

@@ -9,7 +9,7 @@ import { GET as listRoute, POST as createRoute } from '@/app/v1/spaces/route.ts'
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { flushViews } from '@/lib/spaces/visitors.ts';
-import { PEER_HEADER } from '@/lib/http/client.ts';
+import { PEER_HEADER } from '@/lib/core/client.ts';
 import { permissionsFor, type SpaceForAccess } from '@/lib/access/spaces.ts';
 import { call, signIn } from '../helpers.ts';
 import { makeSpace, push } from './fixtures.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '@/lib/http/errors.ts';
+import { ApiError } from '@/lib/core/errors.ts';
 import { filesystemStore } from '@/lib/storage/filesystem.ts';
 import type { BlobStore } from '@/lib/storage/index.ts';
 import { s3Store } from '@/lib/storage/s3.ts';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { PER_WORKSPACE, startWebhookDispatcher } from '@/lib/webhooks/dispatch.ts';
-import { queueWebhookEvent } from '@/lib/webhooks/events.ts';
+import { queueWebhookEvent } from '@/lib/audit/webhook-events.ts';
 import { World } from '../http/world.ts';
 import { waitFor } from '../rooms/socket-helpers.ts';
 import { useFrontServer } from '../server.ts';

@@ -3,7 +3,7 @@
 // unless the admin keeps named rooms for them as a guest.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerAs } from '@/lib/access/caller.ts';
+import { callerAs } from '@/lib/core/caller.ts';
 import { actorForSecret } from '@/lib/auth/tokens.ts';
 import { memberRoomGrants } from '@/lib/workspaces/members.ts';
 import { createRealtime, type Realtime } from '@/realtime/server.ts';

@@ -5,8 +5,8 @@ import { Button } from '@/components/ui/button.tsx';
 import { Card, ErrorNote } from '@/components/ui/card.tsx';
 import { Field } from '@/components/ui/field.tsx';
 import { getCliSignIn } from '@/lib/auth/cli-sign-in.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
-import { ApiError } from '@/lib/http/errors.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
+import { ApiError } from '@/lib/core/errors.ts';
 import type { CliSignInRequest } from '@/lib/schemas/auth.ts';
 import { formatTime } from '@/lib/web/format.ts';
 

@@ -4,7 +4,7 @@ import { Page } from '@/components/page.tsx';
 import { ActionButton } from '@/components/ui/action-button.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
 import { EmptyState } from '@/components/ui/card.tsx';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { listNotifications } from '@/lib/notifications/notifications.ts';
 
 export const metadata: Metadata = { title: 'Notifications' };

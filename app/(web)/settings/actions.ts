@@ -1,7 +1,7 @@
 'use server';
 
 import { handleProblem } from '@/lib/accounts/handles.ts';
-import { pageCaller } from '@/lib/auth/session.ts';
+import { pageCaller } from '@/server/http/session.ts';
 
 /** What PATCH /v1/me/handle would say about `handle`, for checking as the person types. */
 export async function checkHandle(handle: string): Promise<string | null> {

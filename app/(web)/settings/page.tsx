@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { SettingsFrame } from '@/components/settings-frame.tsx';
 import { Card } from '@/components/ui/card.tsx';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { HandleForm } from './handle-form.tsx';
 import { NameForm } from './name-form.tsx';
 

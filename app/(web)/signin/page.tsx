@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { Page } from '@/components/page.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import { pageCaller } from '@/lib/auth/session.ts';
+import { pageCaller } from '@/server/http/session.ts';
 import { signInMethods } from '@/lib/auth/web-sign-in.ts';
 import { safeNext } from '@/lib/web/next-path.ts';
 import { DevSignInForm } from './dev-sign-in-form.tsx';

@@ -3,7 +3,7 @@ import { Page } from '@/components/page.tsx';
 import { SpaceGrid } from '@/components/dashboard/space-grid.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
 import { EmptyState } from '@/components/ui/card.tsx';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { dashboard } from '@/lib/spaces/overview.ts';
 
 export const metadata: Metadata = { title: 'Spaces' };

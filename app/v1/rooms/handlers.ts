@@ -4,7 +4,7 @@
 // `export const { GET, POST } = roomRoutes.people;`.
 import { buildApp } from '@/lib/apps/apps.ts';
 import type { RoomKind } from '@/lib/db/generated/client.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { mentionInRoom } from '@/lib/rooms/mentions.ts';
 import { deleteMessage, reportMessage } from '@/lib/rooms/messages.ts';
 import { addPeople, changeRole, listPeople, removePerson, revokeInvite } from '@/lib/rooms/people.ts';

@@ -1,4 +1,4 @@
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { searchApi } from '@/lib/schemas/search.ts';
 import { search } from '@/lib/search/search.ts';
 

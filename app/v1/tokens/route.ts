@@ -1,5 +1,5 @@
 import { createApiToken, listTokens } from '@/lib/auth/tokens.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { authApi } from '@/lib/schemas/auth.ts';
 
 export const GET = route(authApi.tokens, async ({ caller }) => listTokens(caller));

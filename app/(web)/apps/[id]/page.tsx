@@ -7,7 +7,7 @@ import { ButtonLink } from '@/components/ui/button.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { getApp, listDeploys, listEndUsers } from '@/lib/apps/apps.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { roomPages } from '@/lib/rooms/rooms.ts';
 import { formatTime } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';

@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { Page } from '@/components/page.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
 import { notFound, redirect } from 'next/navigation';
-import { pageCaller } from '@/lib/auth/session.ts';
-import { ApiError } from '@/lib/http/errors.ts';
+import { pageCaller } from '@/server/http/session.ts';
+import { ApiError } from '@/lib/core/errors.ts';
 import { siteUrl } from '@/lib/spaces/hosts.ts';
 import { getSpace } from '@/lib/spaces/spaces.ts';
 

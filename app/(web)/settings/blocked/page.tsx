@@ -4,7 +4,7 @@ import { UnblockButton } from '@/components/settings/unblock-button.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { listBlockedUsers } from '@/lib/accounts/blocks.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 
 export const metadata: Metadata = { title: 'Blocked users' };
 export const dynamic = 'force-dynamic';

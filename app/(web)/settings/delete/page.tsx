@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { SettingsFrame } from '@/components/settings-frame.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { accountDeletionPlan } from '@/lib/accounts/deletion.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { DeleteAccountForm } from './delete-form.tsx';
 
 export const metadata: Metadata = { title: 'Delete account' };

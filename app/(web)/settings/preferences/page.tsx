@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { SettingsFrame } from '@/components/settings-frame.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { currentUser } from '@/lib/accounts/users.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { config } from '@/lib/config.ts';
 import { DeveloperModeToggle } from './developer-mode.tsx';
 import { NotificationMail } from './notification-mail.tsx';

@@ -3,7 +3,7 @@ import { SettingsFrame } from '@/components/settings-frame.tsx';
 import { ActionButton } from '@/components/ui/action-button.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { currentUser } from '@/lib/accounts/users.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { listTokens } from '@/lib/auth/tokens.ts';
 import { CreateTokenForm } from '@/components/settings/create-token-form.tsx';
 import { Time } from '@/components/ui/time.tsx';

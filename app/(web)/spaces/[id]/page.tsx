@@ -7,7 +7,7 @@ import { VersionPicker } from '@/components/spaces/version-picker.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { CommandSteps } from '@/components/ui/command-steps.tsx';
 import { config } from '@/lib/config.ts';
-import { ApiError } from '@/lib/http/errors.ts';
+import { ApiError } from '@/lib/core/errors.ts';
 import { listVersions, readFile, versionDetail } from '@/lib/spaces/publishing.ts';
 import { spaceCommands } from '@/lib/web/cli-commands.ts';
 import { formatBytes, formatTime } from '@/lib/web/format.ts';

@@ -3,7 +3,7 @@ import { Page } from '@/components/page.tsx';
 import { BlockButton } from '@/components/profile/block-button.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { publicProfile } from '@/lib/accounts/profile.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 
 export const metadata: Metadata = { title: 'Profile' };

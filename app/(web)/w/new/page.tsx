@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Page } from '@/components/page.tsx';
 import { WorkspaceForm } from '@/components/workspaces/workspace-form.tsx';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 
 export const metadata: Metadata = { title: 'New workspace' };
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 import { deleteApp, getApp, patchApp } from '@/lib/apps/apps.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { appsApi } from '@/lib/schemas/apps.ts';
 
 export const GET = route(appsApi.get, async ({ caller, params }) => getApp(caller, params.id));

@@ -1,6 +1,6 @@
 import { devLogin } from '@/lib/auth/dev-login.ts';
 import { sessionCookie } from '@/lib/auth/tokens.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 
 export const POST = route(accountsApi.devLogin, async ({ body }) => {

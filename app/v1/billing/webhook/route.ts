@@ -1,5 +1,5 @@
 import { receiveWebhook } from '@/lib/billing/webhook.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { billingApi } from '@/lib/schemas/billing.ts';
 
 // The signature is a header, which the wrapper does not hand to handlers: the

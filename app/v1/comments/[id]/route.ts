@@ -1,5 +1,5 @@
 import { deleteComment, editComment } from '@/lib/comments/comments.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { commentsApi } from '@/lib/schemas/comments.ts';
 
 export const PATCH = route(commentsApi.edit, async ({ caller, params, body }) => editComment(caller, params.id, body));

@@ -1,5 +1,5 @@
-import { ApiError } from '@/lib/http/errors.ts';
-import { route } from '@/lib/http/route.ts';
+import { ApiError } from '@/lib/core/errors.ts';
+import { route } from '@/server/http/route.ts';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
 import { mayServe } from '@/lib/spaces/domains.ts';
 

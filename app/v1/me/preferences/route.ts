@@ -1,5 +1,5 @@
 import { updatePreferences } from '@/lib/accounts/users.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 
 export const PATCH = route(accountsApi.preferences, async ({ caller, body }) => updatePreferences(caller, body));

@@ -1,5 +1,5 @@
 import { setDisplayName } from '@/lib/accounts/profile.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 
 export const PATCH = route(accountsApi.profile, async ({ caller, body }) => setDisplayName(caller, body.name));

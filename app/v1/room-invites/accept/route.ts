@@ -1,4 +1,4 @@
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { roomsApi } from '@/lib/schemas/rooms.ts';
 import { acceptRoomInvite } from '@/lib/rooms/people.ts';
 

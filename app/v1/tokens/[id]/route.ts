@@ -1,5 +1,5 @@
 import { revokeToken } from '@/lib/auth/tokens.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { authApi } from '@/lib/schemas/auth.ts';
 
 export const DELETE = route(authApi.revokeToken, async ({ caller, params }) => revokeToken(caller, params.id));

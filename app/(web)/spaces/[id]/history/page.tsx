@@ -6,7 +6,7 @@ import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { Time } from '@/components/ui/time.tsx';
-import type { Caller } from '@/lib/access/caller.ts';
+import type { Caller } from '@/lib/core/caller.ts';
 import type { Space } from '@/lib/schemas/spaces.ts';
 import { listAliases } from '@/lib/spaces/aliases.ts';
 import { fileHistory, listVersions, versionDetail } from '@/lib/spaces/publishing.ts';

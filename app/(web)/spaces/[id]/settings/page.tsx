@@ -4,7 +4,7 @@ import { DeleteSpaceZone, SpaceSettingsForm } from '@/components/spaces/space-se
 import { CopyField } from '@/components/ui/copy-button.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { DomainsCard } from '@/components/spaces/domains-card.tsx';
-import type { SignedInCaller } from '@/lib/access/caller.ts';
+import type { SignedInCaller } from '@/lib/core/caller.ts';
 import { listDomains } from '@/lib/spaces/domains.ts';
 import { spacePage } from '@/lib/web/space-page.ts';
 

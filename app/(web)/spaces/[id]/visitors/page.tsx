@@ -4,7 +4,7 @@ import { VisitorsChart } from '@/components/spaces/visitors-chart.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { Time } from '@/components/ui/time.tsx';
-import type { SignedInCaller } from '@/lib/access/caller.ts';
+import type { SignedInCaller } from '@/lib/core/caller.ts';
 import type { Space } from '@/lib/schemas/spaces.ts';
 import { visitorStats } from '@/lib/spaces/visitors.ts';
 import { one, spaceHref, spacePage, type SearchParams } from '@/lib/web/space-page.ts';

@@ -4,7 +4,7 @@ import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { listApps } from '@/lib/apps/apps.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { listRooms, roomPages } from '@/lib/rooms/rooms.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';

@@ -4,7 +4,7 @@ import { Card, EmptyState, ErrorNote } from '@/components/ui/card.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { rolesThatCan, workspaceRoleCan } from '@/lib/access/capabilities.ts';
 import { auditLog } from '@/lib/audit/log.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { Time } from '@/components/ui/time.tsx';
 import { auditSentence } from '@/lib/web/audit-text.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';

@@ -3,7 +3,7 @@ import { BillingView } from '@/components/billing/billing-view.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { billingState } from '@/lib/billing/billing.ts';
 import { PLAN_ORDER, planLimits } from '@/lib/billing/plans.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { getWorkspace, listWorkspaces } from '@/lib/workspaces/workspaces.ts';
 

@@ -4,7 +4,7 @@ import { Cell, Table } from '@/components/ui/table.tsx';
 import { DeleteButton } from '@/components/workspaces/delete-button.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { assignableRoles, rolesThatCan, workspaceRoleCan } from '@/lib/access/capabilities.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { listInviteLinks } from '@/lib/workspaces/invite-links.ts';

@@ -6,7 +6,7 @@ import { DeleteWorkspaceZone } from '@/components/workspaces/delete-workspace-zo
 import { WorkspaceForm } from '@/components/workspaces/workspace-form.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { workspaceRoleCan } from '@/lib/access/capabilities.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { getWorkspace } from '@/lib/workspaces/workspaces.ts';
 import { db } from '@/lib/db/client.ts';

@@ -3,7 +3,7 @@ import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { workspaceRoleCan } from '@/lib/access/capabilities.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { listSpaces } from '@/lib/spaces/spaces.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';

@@ -6,7 +6,7 @@ import { Time } from '@/components/ui/time.tsx';
 import { DeleteButton } from '@/components/workspaces/delete-button.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { rolesThatCan, workspaceRoleCan } from '@/lib/access/capabilities.ts';
-import { requirePageCaller } from '@/lib/auth/session.ts';
+import { requirePageCaller } from '@/server/http/session.ts';
 import { WEBHOOK_EVENTS } from '@/lib/schemas/webhooks.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { listDeliveries, listWebhooks } from '@/lib/webhooks/endpoints.ts';

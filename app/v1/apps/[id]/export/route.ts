@@ -1,6 +1,6 @@
 import { exportApp } from '@/lib/apps/export.ts';
-import { attachment } from '@/lib/http/files.ts';
-import { route } from '@/lib/http/route.ts';
+import { attachment } from '@/server/http/files.ts';
+import { route } from '@/server/http/route.ts';
 import { appsApi } from '@/lib/schemas/apps.ts';
 
 export const GET = route(appsApi.export, async ({ caller, params }) => {

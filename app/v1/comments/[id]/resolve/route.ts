@@ -1,5 +1,5 @@
 import { setResolved } from '@/lib/comments/comments.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { commentsApi } from '@/lib/schemas/comments.ts';
 
 export const POST = route(commentsApi.resolve, async ({ caller, params }) => setResolved(caller, params.id, true));

@@ -1,5 +1,5 @@
 import { commentRevisions } from '@/lib/comments/comments.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { commentsApi } from '@/lib/schemas/comments.ts';
 
 export const GET = route(commentsApi.revisions, async ({ caller, params }) => commentRevisions(caller, params.id));

@@ -1,4 +1,4 @@
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { liveSpacesApi } from '@/lib/schemas/rooms.ts';
 import { uploadImage } from '@/lib/rooms/sources.ts';
 

@@ -1,5 +1,5 @@
 import { createComment, listThreads } from '@/lib/comments/comments.ts';
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { commentsApi } from '@/lib/schemas/comments.ts';
 
 export const GET = route(commentsApi.list, async ({ caller, params, query }) => listThreads(caller, params.id, query));

@@ -1,4 +1,4 @@
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
 import { createUpload, listUploads } from '@/lib/spaces/uploads.ts';
 

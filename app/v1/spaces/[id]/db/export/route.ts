@@ -1,5 +1,5 @@
-import { attachment } from '@/lib/http/files.ts';
-import { route } from '@/lib/http/route.ts';
+import { attachment } from '@/server/http/files.ts';
+import { route } from '@/server/http/route.ts';
 import { spacedbApi } from '@/lib/schemas/spacedb.ts';
 import { exportDump } from '@/lib/spacedb/database.ts';
 

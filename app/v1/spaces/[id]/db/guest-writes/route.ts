@@ -1,4 +1,4 @@
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { spacedbApi } from '@/lib/schemas/spacedb.ts';
 import { getGuestWrites, putGuestWrites } from '@/lib/spacedb/database.ts';
 

@@ -1,4 +1,4 @@
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { changeMemberRole, removeMember } from '@/lib/workspaces/members.ts';
 

@@ -1,4 +1,4 @@
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { webhooksApi } from '@/lib/schemas/webhooks.ts';
 import { redeliver } from '@/lib/webhooks/endpoints.ts';
 

@@ -2,7 +2,7 @@
 // room-socket upgrades.
 import { isDatabaseBusy, isDatabaseUnavailable, noteDatabaseUnavailable } from '../db/client.ts';
 import { log } from '../log.ts';
-import { ApiError, errorResponse } from './errors.ts';
+import { ApiError, errorResponse } from '../core/errors.ts';
 
 /**
  * The answer to a failure no route answered. An ApiError is its own answer;

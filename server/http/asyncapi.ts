@@ -3,8 +3,8 @@
 // /asyncapi.json, and the message tables of docs/realtime.md (a test fails
 // when that file drifts from them; `node scripts/socket-docs.ts` rewrites it).
 import { z } from 'zod';
-import { config } from '../config.ts';
-import { clientMessages, serverMessages, SOCKET_CLOSE_CODES } from '../schemas/socket.ts';
+import { config } from '../../lib/config.ts';
+import { clientMessages, serverMessages, SOCKET_CLOSE_CODES } from '../../lib/schemas/socket.ts';
 
 type Messages = Record<string, z.ZodObject>;
 

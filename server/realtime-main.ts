@@ -4,10 +4,10 @@
 import { createServer } from 'node:http';
 import { config } from '../lib/config.ts';
 import { log } from '../lib/log.ts';
-import { drainable } from '../server/drain.ts';
-import { listenOrExit, onStopRequest } from '../server/lifecycle.ts';
-import { answerOps, OPS_PATHS } from '../server/ops.ts';
-import { createRealtime } from './server.ts';
+import { drainable } from './drain.ts';
+import { listenOrExit, onStopRequest } from './lifecycle.ts';
+import { answerOps, OPS_PATHS } from './ops.ts';
+import { createRealtime } from '../realtime/server.ts';
 
 const realtime = createRealtime({ name: process.env.REALTIME_NAME ?? config.nodeId });
 const server = createServer((request, response) => {

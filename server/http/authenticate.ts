@@ -1,8 +1,9 @@
 // Who is calling: a Bearer token in Authorization, else the web session cookie.
-import { actorForSecret, recentActor, SESSION_COOKIE, TOKEN_REFUSED, type Actor } from '../auth/tokens.ts';
-import { config } from '../config.ts';
-import type { HeaderReader } from './client.ts';
-import { ApiError } from './errors.ts';
+import { actorForSecret, recentActor, SESSION_COOKIE, TOKEN_REFUSED } from '../../lib/auth/tokens.ts';
+import type { Actor } from '../../lib/core/caller.ts';
+import { config } from '../../lib/config.ts';
+import type { HeaderReader } from '../../lib/core/client.ts';
+import { ApiError } from '../../lib/core/errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

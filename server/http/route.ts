@@ -5,17 +5,19 @@
 // wrapper tells it who the caller was.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { Caller, SignedInCaller } from '../access/caller.ts';
-import type { Actor } from '../auth/tokens.ts';
-import { config } from '../config.ts';
-import { log } from '../log.ts';
-import { failureResponse } from './failures.ts';
-import type { Endpoint } from '../schemas/endpoint.ts';
+import type { Caller, SignedInCaller } from '../../lib/core/caller.ts';
+import type { Actor } from '../../lib/core/caller.ts';
+import { config } from '../../lib/config.ts';
+import { log } from '../../lib/log.ts';
+import { failureResponse } from '../../lib/ops/failures.ts';
+import type { Endpoint } from '../../lib/schemas/endpoint.ts';
 import { authenticate } from './authenticate.ts';
-import { checkDeclaredLength, incomingBody, JSON_BODY_LIMIT, readJsonBody, type IncomingBody } from './body.ts';
-import { callerOf } from './client.ts';
-import { ApiError, errorResponse } from './errors.ts';
-import { FileAnswer, fileResponse } from './files.ts';
+import { checkDeclaredLength, incomingBody, JSON_BODY_LIMIT, readJsonBody } from './body.ts';
+import type { IncomingBody } from '../../lib/core/body.ts';
+import { callerOf } from '../../lib/core/client.ts';
+import { ApiError, errorResponse } from '../../lib/core/errors.ts';
+import { fileResponse } from './files.ts';
+import { FileAnswer } from '../../lib/core/files.ts';
 import { requestContext } from './request-context.ts';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;

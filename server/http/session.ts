@@ -2,9 +2,9 @@
 // the same caller the API's domain functions take.
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import type { Caller, SignedInCaller } from '../access/caller.ts';
-import { sessionActor } from '../http/authenticate.ts';
-import { clientOf } from '../http/client.ts';
+import type { Caller, SignedInCaller } from '../../lib/core/caller.ts';
+import { sessionActor } from './authenticate.ts';
+import { clientOf } from '../../lib/core/client.ts';
 
 export async function pageCaller(): Promise<Caller> {
   const request = { headers: await headers() };

@@ -2,7 +2,7 @@
 // (static segments before [param] before [...rest]). The front server uses it
 // to find the route module of a request, its parameters and the methods the
 // path allows.
-import type { Endpoint, Method } from '../schemas/endpoint.ts';
+import type { Endpoint, Method } from '../../lib/schemas/endpoint.ts';
 
 type Segment = { kind: 'static'; value: string } | { kind: 'param'; name: string } | { kind: 'rest'; name: string };
 type Pattern = { path: string; segments: Segment[]; endpoints: Map<Method, Endpoint> };

@@ -3,14 +3,14 @@
 // Redocly's recommended rules and expects no problem at all.
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { sessionCookieName } from '../auth/session-cookie.ts';
-import { config } from '../config.ts';
-import { errorBody } from '../schemas/common.ts';
-import type { Endpoint } from '../schemas/endpoint.ts';
-import { endpoints } from '../schemas/index.ts';
-import { billingApi } from '../schemas/billing.ts';
-import { spacesApi } from '../schemas/spaces.ts';
-import { liveSpacesApi, roomsApi } from '../schemas/rooms.ts';
+import { sessionCookieName } from '../../lib/auth/session-cookie.ts';
+import { config } from '../../lib/config.ts';
+import { errorBody } from '../../lib/schemas/common.ts';
+import type { Endpoint } from '../../lib/schemas/endpoint.ts';
+import { endpoints } from '../../lib/schemas/index.ts';
+import { billingApi } from '../../lib/schemas/billing.ts';
+import { spacesApi } from '../../lib/schemas/spaces.ts';
+import { liveSpacesApi, roomsApi } from '../../lib/schemas/rooms.ts';
 
 /** Every 429 says when to try again. */
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } } as const;

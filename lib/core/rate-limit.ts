@@ -21,8 +21,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { config } from '../config.ts';
-import { noteDependency } from '../ops/dependencies.ts';
-import { rateLimitRefusals } from '../ops/metrics.ts';
+import { noteDependency } from './dependencies.ts';
+import { rateLimitRefusals } from './metrics.ts';
 import { ApiError } from './errors.ts';
 
 export type RateLimitSpec = {

@@ -1,9 +1,15 @@
-// Who is asking, built once per request (lib/http/caller.ts) or per page
-// (lib/auth/session.ts) and handed to every domain function: the signed-in
+// Who is asking, built once per request (lib/core/caller.ts) or per page
+// (server/http/session.ts) and handed to every domain function: the signed-in
 // person or nobody, a space's unlock token, and the client (address, user
 // agent, and location behind a trusted proxy). Domain code decides what the
 // caller may do by asking lib/access; it never sees the request itself.
-import type { Actor } from '../auth/tokens.ts';
+import type { TokenKind } from '../db/generated/client.ts';
+
+/** The signed-in person, and the token or session they came with. */
+export type Actor = {
+  user: { id: string; handle: string; name: string | null };
+  token: { id: string; kind: TokenKind };
+};
 
 export type Location = { city: string | null; country: string | null };
 

@@ -1,7 +1,7 @@
 // Byte ranges of stored files (RFC 9110 §14): one range per request. A
 // header this does not understand, or one asking for several ranges, is
 // answered with the whole file, as the RFC allows and as most static hosts do.
-import type { ByteSpan } from '../storage/index.ts';
+import type { ByteSpan } from '../../lib/storage/index.ts';
 
 /**
  * The span a Range header asks of a file of `size` bytes: `a-b`, `a-` or the

@@ -10,7 +10,7 @@
 //                 the room's sockets, whose open panels read the list again
 import pg from 'pg';
 import { config } from '../config.ts';
-import { db } from '../db/client.ts';
+import { db } from './client.ts';
 import { log } from '../log.ts';
 
 export const CHANNEL = 'atrium_rooms';

@@ -11,10 +11,10 @@ import { config } from '../config.ts';
 
 export const PEER_HEADER = 'x-atrium-peer';
 
-import type { Caller, Client, Location } from '../access/caller.ts';
-import type { Actor } from '../auth/tokens.ts';
+import type { Caller, Client, Location } from './caller.ts';
+import type { Actor } from './caller.ts';
 
-/** What the request readers below need of a request's headers: a Fetch Request's, or Node's (server/http.ts). */
+/** What the request readers below need of a request's headers: a Fetch Request's, or Node's (server/http/node.ts). */
 export type HeaderReader = { get(name: string): string | null };
 
 function header(request: { headers: HeaderReader }, name: string): string | null {

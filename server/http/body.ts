@@ -1,7 +1,8 @@
 // Reading request bodies with a cap. Every body is capped before it is read:
 // a declared Content-Length beyond the cap is refused unread, and bytes are
 // counted as they arrive for bodies sent without one.
-import { ApiError } from './errors.ts';
+import type { IncomingBody } from '../../lib/core/body.ts';
+import { ApiError } from '../../lib/core/errors.ts';
 
 /** The cap of a JSON body unless its endpoint declares another (`maxBodyBytes`). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -19,15 +20,6 @@ export function checkDeclaredLength(request: Request, limit: number) {
   const declared = request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) throw tooLarge(limit);
 }
-
-/** A raw request body for domain code: the bytes as a stream, with what the client declared of them. */
-export type IncomingBody = {
-  /** Null when the request has no body. Nothing is read until someone reads it. */
-  stream: ReadableStream<Uint8Array> | null;
-  /** The declared Content-Length; null when absent or malformed. */
-  length: number | null;
-  type: string | null;
-};
 
 export function incomingBody(request: Request): IncomingBody {
   const declared = request.headers.get('content-length')?.trim();

@@ -1,28 +1,14 @@
 // Stored files going out. Domain code describes the file to send (a
 // FileAnswer); this turns it into a response: a strong ETag from the content
 // hash, 304 when the client has it, nosniff, brotli or gzip when the client
-// takes them (lib/http/encoding.ts), one byte range when asked
-// (lib/http/ranges.ts), and the bytes from the blob store (none for HEAD).
-import type { HeaderReader } from './client.ts';
-import { blobStore, type ByteSpan } from '../storage/index.ts';
+// takes them (server/http/encoding.ts), one byte range when asked
+// (server/http/ranges.ts), and the bytes from the blob store (none for HEAD).
+import type { HeaderReader } from '../../lib/core/client.ts';
+import { blobStore, type ByteSpan } from '../../lib/storage/index.ts';
 import { chosenCoding, compress, compressible, COMPRESS_MAX_BYTES, COMPRESS_MIN_BYTES, type Coding } from './encoding.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../../lib/core/errors.ts';
 import { askedSpan, rangeStillValid } from './ranges.ts';
-
-export type StoredFile = { sha256: string; size: number; contentType: string };
-
-export class FileAnswer {
-  readonly file: StoredFile;
-  /** Content policy and caching, e.g. content-security-policy, content-disposition. */
-  readonly headers: Record<string, string>;
-  readonly status: number;
-
-  constructor(file: StoredFile, headers: Record<string, string> = {}, status = 200) {
-    this.file = file;
-    this.headers = headers;
-    this.status = status;
-  }
-}
+import { FileAnswer, type StoredFile } from '../../lib/core/files.ts';
 
 /**
  * Small files, and the compressed bytes of every file compressed, stay in

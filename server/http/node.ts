@@ -4,9 +4,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { PEER_HEADER, type HeaderReader } from '../lib/http/client.ts';
-import { fileParts, type FileAnswer } from '../lib/http/files.ts';
-import { SECURITY_HEADERS } from '../lib/http/security-headers.ts';
+import { PEER_HEADER, type HeaderReader } from '../../lib/core/client.ts';
+import { fileParts } from './files.ts';
+import type { FileAnswer } from '../../lib/core/files.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -120,7 +121,7 @@ export function toWebRequest(request: IncomingMessage, url: string, method = req
   headers.set(PEER_HEADER, request.socket.remoteAddress ?? '');
   const hasBody = !BODYLESS.has(method);
   // Aborted when the client goes away before its request was read whole: a
-  // failure then is the client's leaving, not the server's (lib/http/route.ts).
+  // failure then is the client's leaving, not the server's (server/http/route.ts).
   const gone = new AbortController();
   request.once('close', () => {
     if (!request.complete) gone.abort();
