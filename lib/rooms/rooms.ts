@@ -13,7 +13,6 @@ import type { RoomKind, RoomLinkAccess, RoomRole } from '../db/generated/client.
 import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import { TICKET_SECONDS, type LiveSpace, type Room } from '../schemas/rooms.ts';
-import { buildApp } from '../apps/apps.ts';
 import { publishRoomEvent } from '../db/bus.ts';
 import { aiLimit, draftFromPrompt } from './ai.ts';
 import { documentMarkdown, documentPages, initialDocument, TEMPLATES, type Page } from './document.ts';
@@ -112,7 +111,6 @@ export type CreateRoomInput = {
   prompt?: string;
   template?: string;
   invites: { to: string; role: Exclude<RoomRole, 'owner'> }[];
-  build: boolean;
   aiSuggest?: boolean;
 };
 
@@ -162,8 +160,6 @@ export async function createRoom(caller: SignedInCaller, kind: RoomKind, input: 
     return room.id;
   });
   for (const invite of input.invites) await addPeople(caller, kind, id, invite);
-  // build: the first page becomes an app's preview (its build's outcome is on the app).
-  if (input.build) await buildApp(caller, kind, id, {});
   return recordOf(actor.user.id, id);
 }
 

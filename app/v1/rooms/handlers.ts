@@ -19,7 +19,14 @@ function handlersOf(kind: RoomKind) {
   return {
     collection: {
       GET: route(api.list, async ({ caller, query }) => ({ [listKey]: await listRooms(caller, kind, query.workspace) }) as never),
-      POST: route(api.create, async ({ caller, body }) => createRoom(caller, kind, body) as never),
+      POST: route(api.create, async ({ caller, body }) => {
+        const room = await createRoom(caller, kind, body);
+        if (!body.build) return room as never;
+        // build: the first page becomes an app's preview (its build's outcome is on the app);
+        // the room is read again since the build is its latest activity.
+        await buildApp(caller, kind, room.id, {});
+        return getRoom(caller, kind, room.id) as never;
+      }),
     },
     room: {
       GET: route(api.get, async ({ caller, params }) => getRoom(caller, kind, params.id) as never),

@@ -4,7 +4,7 @@ import { VisibilityBadge } from '@/components/dashboard/space-grid.tsx';
 import { tabsFor } from '@/components/spaces/space-tabs.ts';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
 import { TabNav } from '@/components/ui/tabs.tsx';
-import { spacePage } from '@/lib/web/space-page.ts';
+import { spacePage } from '@/app/(web)/spaces/[id]/space-page.ts';
 
 // Every page of a space: loads it once, draws its header and tabs; the tab
 // pages are the folders beside this file.

@@ -13,7 +13,8 @@ import { spaceCommands } from '@/lib/web/cli-commands.ts';
 import { formatBytes, formatTime } from '@/lib/web/format.ts';
 import { fileTree, folderAt, readmeOf, type TreeFolder } from '@/lib/web/file-view.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
-import { one, spaceHref, spacePage, versionNumber, type SearchParams } from '@/lib/web/space-page.ts';
+import { one, spaceHref, versionNumber, type SearchParams } from '@/lib/web/space-page.ts';
+import { spacePage } from '@/app/(web)/spaces/[id]/space-page.ts';
 
 export const metadata: Metadata = { title: 'Space' };
 export const dynamic = 'force-dynamic';

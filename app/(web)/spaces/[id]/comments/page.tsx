@@ -15,7 +15,8 @@ import { aliasVersion } from '@/lib/spaces/aliases.ts';
 import { readFile } from '@/lib/spaces/publishing.ts';
 import { pageNonce } from '@/lib/web/nonce.ts';
 import { encodePath } from '@/lib/web/file-view.ts';
-import { one, spaceHref, spacePage, type SearchParams } from '@/lib/web/space-page.ts';
+import { one, spaceHref, type SearchParams } from '@/lib/web/space-page.ts';
+import { spacePage } from '@/app/(web)/spaces/[id]/space-page.ts';
 import { plural } from '@/lib/web/format.ts';
 
 export const metadata: Metadata = { title: 'Comments' };

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { DatabasePanel } from '@/components/spacedb/database-panel.tsx';
-import { spacePage } from '@/lib/web/space-page.ts';
+import { spacePage } from '@/app/(web)/spaces/[id]/space-page.ts';
 
 export const metadata: Metadata = { title: 'Database' };
 export const dynamic = 'force-dynamic';

@@ -12,7 +12,8 @@ import { listAliases } from '@/lib/spaces/aliases.ts';
 import { fileHistory, listVersions, versionDetail } from '@/lib/spaces/publishing.ts';
 import { formatBytes } from '@/lib/web/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
-import { one, spaceHref, spacePage, versionNumber, type SearchParams } from '@/lib/web/space-page.ts';
+import { one, spaceHref, versionNumber, type SearchParams } from '@/lib/web/space-page.ts';
+import { spacePage } from '@/app/(web)/spaces/[id]/space-page.ts';
 
 export const metadata: Metadata = { title: 'History' };
 export const dynamic = 'force-dynamic';

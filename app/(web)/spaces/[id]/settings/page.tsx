@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/card.tsx';
 import { DomainsCard } from '@/components/spaces/domains-card.tsx';
 import type { SignedInCaller } from '@/lib/core/caller.ts';
 import { listDomains } from '@/lib/spaces/domains.ts';
-import { spacePage } from '@/lib/web/space-page.ts';
+import { spacePage } from '@/app/(web)/spaces/[id]/space-page.ts';
 
 export const metadata: Metadata = { title: 'Space settings' };
 export const dynamic = 'force-dynamic';

@@ -6,7 +6,7 @@ import { Cell, Table } from '@/components/ui/table.tsx';
 import { Time } from '@/components/ui/time.tsx';
 import { listUploads } from '@/lib/spaces/uploads.ts';
 import { formatBytes } from '@/lib/web/format.ts';
-import { spacePage } from '@/lib/web/space-page.ts';
+import { spacePage } from '@/app/(web)/spaces/[id]/space-page.ts';
 
 export const metadata: Metadata = { title: 'Uploads' };
 export const dynamic = 'force-dynamic';

@@ -7,7 +7,8 @@ import { Time } from '@/components/ui/time.tsx';
 import type { SignedInCaller } from '@/lib/core/caller.ts';
 import type { Space } from '@/lib/schemas/spaces.ts';
 import { visitorStats } from '@/lib/spaces/visitors.ts';
-import { one, spaceHref, spacePage, type SearchParams } from '@/lib/web/space-page.ts';
+import { one, spaceHref, type SearchParams } from '@/lib/web/space-page.ts';
+import { spacePage } from '@/app/(web)/spaces/[id]/space-page.ts';
 import { plural } from '@/lib/web/format.ts';
 
 export const metadata: Metadata = { title: 'Visitors' };

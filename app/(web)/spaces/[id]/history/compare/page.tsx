@@ -7,7 +7,8 @@ import { Time } from '@/components/ui/time.tsx';
 import type { Version } from '@/lib/schemas/spaces.ts';
 import { compareVersions, listVersions } from '@/lib/spaces/publishing.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
-import { one, spaceHref, spacePage, versionNumber, type SearchParams } from '@/lib/web/space-page.ts';
+import { one, spaceHref, versionNumber, type SearchParams } from '@/lib/web/space-page.ts';
+import { spacePage } from '@/app/(web)/spaces/[id]/space-page.ts';
 
 export const metadata: Metadata = { title: 'Compare versions' };
 export const dynamic = 'force-dynamic';
