@@ -5,20 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = path.resolve(import.meta.dirname, '../..');
-const SPECIFIER = /(?:^|[;\n}])\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-/** Every specifier a file imports at run time (type-only imports are erased, so they are left out). */
-export function importsOf(source: string): string[] {
-  const found: string[] = [];
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  for (const match of code.matchAll(SPECIFIER)) {
-    if (/^\s*[;\n}]?\s*(?:import|export)\s+type\s/.test(match[0])) continue;
-    found.push(match[1] ?? match[2]);
-  }
-  return found;
-}
+import { importedFile, importsOf, root } from '../architecture/imports.ts';
 
 /** Files reached from `entries` through relative imports, and the bare specifiers they import. */
 async function walk(entries: string[]): Promise<{ files: Set<string>; bare: Map<string, string> }> {
@@ -30,10 +17,9 @@ async function walk(entries: string[]): Promise<{ files: Set<string>; bare: Map<
     if (files.has(file)) continue;
     files.add(file);
     for (const specifier of importsOf(await readFile(file, 'utf8'))) {
-      if (specifier.startsWith('.') || specifier.startsWith('@/')) {
-        const target = specifier.startsWith('@/') ? path.join(root, specifier.slice(2)) : path.resolve(path.dirname(file), specifier);
-        queue.push(target);
-      } else bare.set(specifier, path.relative(root, file));
+      const target = importedFile(file, specifier);
+      if (target) queue.push(target);
+      else bare.set(specifier, path.relative(root, file));
     }
   }
   return { files, bare };
