@@ -8,10 +8,10 @@
 //                 them its people changed
 //   changed       the room's invitations (people) or sources changed: nodes tell
 //                 the room's sockets, whose open panels read the list again
-import pg from 'pg';
 import { config } from '../config.ts';
-import { db } from './client.ts';
 import { log } from '../log.ts';
+import { db } from './client.ts';
+import { listen } from './listen.ts';
 
 export const CHANNEL = 'atrium_rooms';
 
@@ -30,45 +30,19 @@ export async function publishRoomEvent(event: RoomEvent): Promise<void> {
   }
 }
 
-/** Listens on a connection of its own, reconnecting after a drop. Returns a stop function. */
+/** Listens on a session of its own (lib/db/listen.ts). Returns a stop function. */
 export function subscribeRoomEvents(onEvent: (event: RoomEvent) => void, databaseUrl = config.databaseUrl): { ready: Promise<void>; stop: () => Promise<void> } {
-  let client: pg.Client | null = null;
-  let stopped = false;
-  let resolveReady!: () => void;
-  const ready = new Promise<void>((resolve) => (resolveReady = resolve));
-  const connect = async () => {
-    if (stopped) return;
-    const next = new pg.Client({ connectionString: databaseUrl });
-    next.on('notification', (message) => {
-      if (message.channel !== CHANNEL || !message.payload) return;
+  return listen(CHANNEL, {
+    name: 'room events',
+    databaseUrl,
+    onNotice(payload) {
       try {
-        onEvent(JSON.parse(message.payload) as RoomEvent);
+        onEvent(JSON.parse(payload) as RoomEvent);
       } catch (error) {
         log.warn('bad room event', { error: String(error) });
       }
-    });
-    next.on('error', () => undefined);
-    next.on('end', () => {
-      if (!stopped) setTimeout(connect, 1000);
-    });
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${CHANNEL}`);
-      client = next;
-      resolveReady();
-      // After a reconnect, events may have been missed: re-check everything.
-      onEvent({ kind: 'access', roomId: null });
-    } catch (error) {
-      log.warn('room events: cannot listen, retrying', { error: error instanceof Error ? error.message : String(error) });
-      await next.end().catch(() => undefined);
-    }
-  };
-  void connect();
-  return {
-    ready,
-    stop: async () => {
-      stopped = true;
-      await client?.end().catch(() => undefined);
     },
-  };
+    // After a reconnect, events may have been missed: re-check everything.
+    onListening: () => onEvent({ kind: 'access', roomId: null }),
+  });
 }

@@ -14,9 +14,7 @@
 // Other nodes serve the old record for as long as the notice takes to arrive
 // (milliseconds); RECORD_LIFETIME_MS bounds any staleness this design did
 // not foresee.
-import pg from 'pg';
-import { config } from '../config.ts';
-import { log } from '../log.ts';
+import { listen } from '../db/listen.ts';
 
 export const SPACE_CHANNEL = 'atrium_spaces';
 const RECORD_LIFETIME_MS = 60_000;
@@ -29,8 +27,7 @@ const kept = new Map<string, Kept<unknown>>();
 let generation = 0;
 let listening = false;
 let users = 0;
-let client: pg.Client | null = null;
-let reconnect: NodeJS.Timeout | null = null;
+let listener: ReturnType<typeof listen> | null = null;
 
 function forget(payload: string) {
   generation++;
@@ -65,35 +62,6 @@ export async function anonymousRecord<Row extends { workspaceId: string }>(id: s
   return row;
 }
 
-async function connect(): Promise<void> {
-  reconnect = null;
-  if (users === 0) return;
-  // Named, so that an operator (or a test) can tell each node's listener in pg_stat_activity.
-  const next = new pg.Client({ connectionString: config.databaseUrl, application_name: listenerName() });
-  next.on('notification', (message) => {
-    if (message.channel === SPACE_CHANNEL && message.payload) forget(message.payload);
-  });
-  next.on('error', () => undefined);
-  next.on('end', () => {
-    // Changes may be missed from here on: keep nothing until listening again.
-    listening = false;
-    kept.clear();
-    if (client === next) client = null;
-    if (users > 0) reconnect ??= setTimeout(() => void connect(), 1000);
-  });
-  try {
-    await next.connect();
-    await next.query(`LISTEN ${SPACE_CHANNEL}`);
-    client = next;
-    listening = users > 0;
-    if (!listening) await next.end();
-  } catch (error) {
-    log.warn('space cache: cannot listen for changes, retrying', { error: error instanceof Error ? error.message : String(error) });
-    await next.end().catch(() => undefined);
-    if (users > 0) reconnect ??= setTimeout(() => void connect(), 1000);
-  }
-}
-
 /** The listening connection's application_name in PostgreSQL. */
 export function listenerName(): string {
   return `atrium-space-cache:${process.pid}`;
@@ -101,7 +69,19 @@ export function listenerName(): string {
 
 /** Starts listening (once per process, however many servers ask); the returned function stops this user's share. */
 export function listenForSpaceChanges(): () => Promise<void> {
-  if (users++ === 0) void connect();
+  if (users++ === 0) {
+    listener = listen(SPACE_CHANNEL, {
+      name: 'space cache',
+      applicationName: listenerName(),
+      onNotice: forget,
+      onListening: () => (listening = true),
+      // Changes may be missed from here on: keep nothing until listening again.
+      onLost: () => {
+        listening = false;
+        kept.clear();
+      },
+    });
+  }
   let stopped = false;
   return async () => {
     if (stopped) return;
@@ -109,9 +89,7 @@ export function listenForSpaceChanges(): () => Promise<void> {
     if (--users > 0) return;
     listening = false;
     kept.clear();
-    if (reconnect) clearTimeout(reconnect);
-    reconnect = null;
-    await client?.end().catch(() => undefined);
-    client = null;
+    await listener?.stop();
+    listener = null;
   };
 }
