@@ -45,7 +45,7 @@ export function roleOf(grants: { workspaceRole: WorkspaceRole | null; roomRole: 
   return higherRole(higherRole(grants.workspaceRole ? WORKSPACE_TO_ROOM[grants.workspaceRole] : null, grants.roomRole), link);
 }
 
-/** The caller's role from a room row selected with their own grants only (`roomAccessSelect`). */
+/** The caller's role from a room row selected with their own grants only (`grantSelect`). */
 export function callerRoomRole(room: { linkAccess: RoomLinkAccess; members: { role: RoomRole }[]; workspace: { memberships: { role: WorkspaceRole }[] } }): RoomRole | null {
   return roleOf({ workspaceRole: room.workspace.memberships[0]?.role ?? null, roomRole: room.members[0]?.role ?? null, linkAccess: room.linkAccess });
 }
@@ -66,14 +66,24 @@ export function listedRooms(userId: string): Prisma.RoomWhereInput {
   return { OR: [{ workspace: joinedWorkspaces(userId) }, { members: { some: { userId } } }] };
 }
 
+/**
+ * The person's own grants, as `callerRoomRole` reads them: spread into a
+ * room's select (`room`) and into its workspace's (`workspace`), beside
+ * whatever else the query reads of them.
+ */
+export const grantSelect = (userId: string) =>
+  ({
+    room: { linkAccess: true, members: { where: { userId }, select: { role: true } } },
+    workspace: { memberships: { where: { userId, status: 'accepted' }, select: { role: true } } },
+  }) as const;
+
 export const roomAccessSelect = (userId: string) =>
   ({
     id: true,
     kind: true,
-    linkAccess: true,
     workspaceId: true,
-    members: { where: { userId }, select: { role: true } },
-    workspace: { select: { id: true, slug: true, name: true, plan: true, memberships: { where: { userId, status: 'accepted' }, select: { role: true } } } },
+    ...grantSelect(userId).room,
+    workspace: { select: { id: true, slug: true, name: true, plan: true, ...grantSelect(userId).workspace } },
   }) as const;
 
 /** Who holds a room socket: the person, the token their ticket was issued to, and the room. */

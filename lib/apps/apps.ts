@@ -13,7 +13,7 @@
 // build and get the owner link, manage for the lifecycle, users and export.
 import { randomInt } from 'node:crypto';
 import type { SignedInCaller } from '../core/caller.ts';
-import { callerRoomRole, listedRooms, roomAccess, roomRoleCan } from '../access/rooms.ts';
+import { callerRoomRole, grantSelect, listedRooms, roomAccess, roomRoleCan } from '../access/rooms.ts';
 import { recordAudit } from '../audit/log.ts';
 import { limitsOf, requireUnderLimit } from '../billing/plans.ts';
 import { config } from '../config.ts';
@@ -115,7 +115,7 @@ export async function listApps({ actor }: SignedInCaller, query: { workspace?: s
     },
     select: {
       ...appSelect,
-      room: { select: { ...appSelect.room.select, linkAccess: true, members: { where: { userId }, select: { role: true } }, workspace: { select: { ...appSelect.room.select.workspace.select, memberships: { where: { userId, status: 'accepted' }, select: { role: true } } } } } },
+      room: { select: { ...appSelect.room.select, ...grantSelect(userId).room, workspace: { select: { ...appSelect.room.select.workspace.select, ...grantSelect(userId).workspace } } } },
     },
     orderBy: { createdAt: 'desc' },
     take: 500,

@@ -3,7 +3,7 @@
 // these with their `kind`; a room asked for under the other prefix is 404.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SignedInCaller } from '../core/caller.ts';
-import { callerRoomRole, capsOf, listedRooms, roomAccess, roomNotFound } from '../access/rooms.ts';
+import { callerRoomRole, capsOf, grantSelect, listedRooms, roomAccess, roomNotFound } from '../access/rooms.ts';
 import { workspaceAccess } from '../access/workspaces.ts';
 import { serverSecret } from '../auth/server-secret.ts';
 import { limitsOf, requireUnderLimit } from '../billing/plans.ts';
@@ -31,15 +31,14 @@ const recordSelect = (userId: string) =>
     icon: true,
     description: true,
     template: true,
-    linkAccess: true,
     aiSuggest: true,
     latestVersion: true,
     lastActivity: true,
     lastActivityAt: true,
     createdAt: true,
     _count: { select: { apps: true } },
-    members: { where: { userId }, select: { role: true } },
-    workspace: { select: { id: true, slug: true, name: true, memberships: { where: { userId, status: 'accepted' }, select: { role: true } } } },
+    ...grantSelect(userId).room,
+    workspace: { select: { id: true, slug: true, name: true, ...grantSelect(userId).workspace } },
   }) as const;
 
 type RecordRow = {
