@@ -8,11 +8,9 @@ import { config } from '../lib/config.ts';
 import { cookieValue, sessionActor } from './http/authenticate.ts';
 import { limitBody } from './http/body.ts';
 import { clientOf } from '../lib/core/client.ts';
-import { ApiError, errorResponse } from '../lib/core/errors.ts';
-import { fileResponse } from './http/files.ts';
 import type { RequestContext } from './http/request-context.ts';
 import { contentHostOf, contentIsSecure } from '../lib/spaces/hosts.ts';
-import { requestUrl, sendWebResponse, toWebRequest } from './http/node.ts';
+import { headersOf, requestUrl, sendAnswer, sendWebResponse, toWebRequest } from './http/node.ts';
 import { joinCodePage, notFoundPage, pausedPage, withHeaders } from './pages.ts';
 
 /** A form or a row is a few kilobytes; far larger bodies are refused unread. */
@@ -35,44 +33,38 @@ function cookieHeader(where: AppVisit['where'], slug: string, value: string): st
   return `${appCookie(where, slug)}=${value}; Path=/a/${slug}/; HttpOnly; SameSite=Lax${secure}; ${lifetime}`;
 }
 
-async function render(request: Request, where: AppVisit['where'], slug: string, answer: AppAnswer): Promise<Response> {
-  let response: Response;
-  if (answer.kind === 'file') response = await fileResponse(request, answer.file);
-  else if (answer.kind === 'redirect') response = new Response(null, { status: answer.status, headers: { location: answer.location, 'cache-control': 'no-store' } });
-  else if (answer.kind === 'code') response = withHeaders(joinCodePage(answer.status, answer.name, answer.error, config.publicUrl), answer.headers);
-  else if (answer.kind === 'paused') response = pausedPage(answer.name, config.publicUrl);
-  else if (answer.kind === 'json') response = Response.json(answer.body, { status: answer.status, headers: { ...answer.headers, 'cache-control': 'no-store' } });
-  else response = notFoundPage(answer.message, answer.signInUrl, config.publicUrl);
-  if (answer.grant) response.headers.append('set-cookie', cookieHeader(where, slug, answer.grant));
-  return response;
+/** The page (or JSON) of an answer that is not a stored file. */
+function pageOf(answer: Exclude<AppAnswer, { kind: 'file' }>): Response {
+  if (answer.kind === 'redirect') return new Response(null, { status: answer.status, headers: { location: answer.location, 'cache-control': 'no-store' } });
+  if (answer.kind === 'code') return withHeaders(joinCodePage(answer.status, answer.name, answer.error, config.publicUrl), answer.headers);
+  if (answer.kind === 'paused') return pausedPage(answer.name, config.publicUrl);
+  if (answer.kind === 'json') return Response.json(answer.body, { status: answer.status, headers: { ...answer.headers, 'cache-control': 'no-store' } });
+  return notFoundPage(answer.message, answer.signInUrl, config.publicUrl);
 }
 
-export async function appResponse(request: Request): Promise<Response> {
-  try {
-    return await answer(request);
-  } catch (error) {
-    if (error instanceof ApiError) return errorResponse(error);
-    throw error;
-  }
-}
-
-async function answer(request: Request): Promise<Response> {
-  const url = new URL(request.url);
+/**
+ * Answers a request for a live app from Node's request, on its own host or
+ * under /a/<slug>/ on the app's origin; a stored file is written straight out
+ * (sendAnswer), as a site's.
+ */
+export async function answerApp(request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string) {
+  context.route = '/a/{slug}';
+  const url = new URL(requestUrl(request, target));
   const host = contentHostOf(url.host);
   const [, , pathSlug = '', ...rest] = url.pathname.split('/');
   const where: AppVisit['where'] = host ? 'own-host' : 'app-origin';
   const slug = host ? (host.kind === 'app' ? host.slug : '') : pathSlug;
   const inner = host ? url.pathname.slice(1) : rest.join('/');
-  if (!SLUG.test(slug)) return notFoundPage('There is nothing here.', null, config.publicUrl);
-  const method = request.method;
+  if (!SLUG.test(slug)) return sendWebResponse(request, response, notFoundPage('There is nothing here.', null, config.publicUrl));
+  const method = request.method ?? 'GET';
   if (!['GET', 'HEAD', 'POST'].includes(method)) {
-    return new Response('Only GET, HEAD and POST are answered here.', { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-type': 'text/plain; charset=utf-8' } });
+    return sendWebResponse(request, response, new Response('Only GET, HEAD and POST are answered here.', { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-type': 'text/plain; charset=utf-8' } }));
   }
   let code: string | null = null;
   let json: unknown;
   if (method === 'POST') {
-    const type = request.headers.get('content-type') ?? '';
-    const body = limitBody(request, APP_BODY_LIMIT);
+    const type = request.headers['content-type'] ?? '';
+    const body = limitBody(toWebRequest(request, url.href), APP_BODY_LIMIT);
     if (type.startsWith('application/json')) json = await body.json().catch(() => undefined);
     else {
       const form = await body.formData().catch(() => null);
@@ -80,24 +72,20 @@ async function answer(request: Request): Promise<Response> {
       code = typeof value === 'string' ? value.slice(0, 100) : null;
     }
   }
+  const headers = headersOf(request);
   const decided = await serveApp(
     {
       url,
       where,
       inner,
       method: method === 'HEAD' ? 'GET' : method,
-      sessionActor: where === 'app-origin' ? await sessionActor(request) : null,
-      cookie: cookieValue(request, appCookie(where, slug)),
-      client: clientOf(request),
+      sessionActor: where === 'app-origin' ? await sessionActor(headers) : null,
+      cookie: cookieValue(headers, appCookie(where, slug)),
+      client: clientOf(headers),
       code,
       json,
     },
     slug,
   );
-  return render(request, where, slug, decided);
-}
-
-export async function answerApp(request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string) {
-  context.route = '/a/{slug}';
-  await sendWebResponse(request, response, await appResponse(toWebRequest(request, requestUrl(request, target))));
+  await sendAnswer(request, response, decided.kind === 'file' ? decided.file : pageOf(decided), decided.grant ? cookieHeader(where, slug, decided.grant) : null);
 }

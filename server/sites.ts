@@ -16,7 +16,7 @@ import { downloadByTicket } from '../lib/spaces/downloads.ts';
 import { ALIAS_PATTERN } from '../lib/schemas/spaces.ts';
 import { contentHostOf, contentIsSecure } from '../lib/spaces/hosts.ts';
 import { serveSite, SITE_TOKEN_LIFETIME, unlockSite, type SiteAnswer, type SiteVisit } from '../lib/spaces/serving.ts';
-import { headersOf, requestUrl, sendFile, sendWebResponse, toWebRequest } from './http/node.ts';
+import { headersOf, requestUrl, sendAnswer, sendWebResponse, toWebRequest } from './http/node.ts';
 import { notFoundPage, passwordPage, withHeaders } from './pages.ts';
 
 /** The password form posts a few dozen bytes; anything far larger is refused unread. */
@@ -62,12 +62,6 @@ function pageOf(answer: Exclude<SiteAnswer, { kind: 'file' }>): Response {
   return notFoundPage(answer.message, answer.signInUrl, config.publicUrl);
 }
 
-async function render(request: Request, site: SiteAddress, answer: SiteAnswer): Promise<Response> {
-  const response = answer.kind === 'file' ? await fileResponse(request, answer.file) : pageOf(answer);
-  if (answer.grant) response.headers.append('set-cookie', cookieHeader(site, answer.grant));
-  return response;
-}
-
 /** A site as one request addresses it; `secure`: whether its own host's cookie can be Secure. */
 export type SiteAddress = { id: string; alias: string | null; domain: string | null; where: SiteVisit['where']; inner: string; secure: boolean };
 
@@ -86,27 +80,6 @@ function siteOf(url: URL): SiteAddress | null {
 /** A custom domain's request: the space's site at the name, its cookie Secure when the visitor came over https. */
 export function domainSite(url: URL, spaceId: string): SiteAddress {
   return { id: spaceId, alias: null, domain: url.hostname, where: 'own-host', inner: url.pathname.slice(1), secure: url.protocol === 'https:' };
-}
-
-/** A published site's answer to a request on its own host, a custom domain (`site` given) or under /s/<id>/. */
-export async function siteResponse(request: Request, site: SiteAddress | null = siteOf(new URL(request.url))): Promise<Response> {
-  const url = new URL(request.url);
-  if (!site) return notFoundPage('There is nothing here.', null, config.publicUrl);
-  const { id, where } = site;
-  // With hosts of their own, a site's password is only ever entered on its host.
-  if (request.method === 'POST' && (where === 'own-host' || config.contentDomain === null)) {
-    const form = await limitBody(request, SITE_FORM_LIMIT)
-      .formData()
-      .catch(() => null);
-    const password = form?.get('password');
-    return render(request, site, await unlockSite(callerOf(request, null), url, id, typeof password === 'string' ? password : null));
-  }
-  if (!['GET', 'HEAD', 'POST'].includes(request.method)) {
-    return new Response('Only GET, HEAD and the password form\'s POST are answered here.', { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-type': 'text/plain; charset=utf-8' } });
-  }
-  const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
-  const visit = visitOf(request, url, site, method, where === 'app-origin' ? await sessionActor(request) : null);
-  return render(request, site, await serveSite(visit, id));
 }
 
 function visitOf(request: { headers: HeaderReader }, url: URL, site: SiteAddress, method: 'GET' | 'HEAD', session: Actor | null): SiteVisit {
@@ -128,21 +101,30 @@ function visitOf(request: { headers: HeaderReader }, url: URL, site: SiteAddress
 }
 
 /**
- * Answers a request for a site. A visit on the site's own host or a custom
- * domain (every visitor's request for every file) is answered from Node's
- * request without a Fetch Request, and a file written straight out; the
- * rest (the password form, /s/<id>/ on the app's origin) as siteResponse.
+ * Answers a request for a site from Node's request, wherever it came: its own
+ * host, a custom domain or /s/<id>/ on the app's origin. A stored file is
+ * written straight out (sendAnswer); the password form's POST is the one body
+ * read.
  */
 async function answerVisit(request: IncomingMessage, response: ServerResponse, url: URL, site: SiteAddress | null): Promise<void> {
-  if (site?.where === 'own-host' && (request.method === 'GET' || request.method === 'HEAD')) {
-    const answer = await serveSite(visitOf(headersOf(request), url, site, request.method, null), site.id);
-    const cookie = answer.grant ? cookieHeader(site, answer.grant) : null;
-    if (answer.kind === 'file') return sendFile(request, response, answer.file, cookie);
-    const page = pageOf(answer);
-    if (cookie) page.headers.append('set-cookie', cookie);
-    return sendWebResponse(request, response, page);
+  if (!site) return sendWebResponse(request, response, notFoundPage('There is nothing here.', null, config.publicUrl));
+  const { id, where } = site;
+  const headers = headersOf(request);
+  const answer = (decided: SiteAnswer) =>
+    sendAnswer(request, response, decided.kind === 'file' ? decided.file : pageOf(decided), decided.grant ? cookieHeader(site, decided.grant) : null);
+  // With hosts of their own, a site's password is only ever entered on its host.
+  if (request.method === 'POST' && (where === 'own-host' || config.contentDomain === null)) {
+    const form = await limitBody(toWebRequest(request, url.href), SITE_FORM_LIMIT)
+      .formData()
+      .catch(() => null);
+    const password = form?.get('password');
+    return answer(await unlockSite(callerOf(headers, null), url, id, typeof password === 'string' ? password : null));
   }
-  await sendWebResponse(request, response, await siteResponse(toWebRequest(request, url.href), site));
+  if (!['GET', 'HEAD', 'POST'].includes(request.method ?? '')) {
+    return sendWebResponse(request, response, new Response('Only GET, HEAD and the password form\'s POST are answered here.', { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-type': 'text/plain; charset=utf-8' } }));
+  }
+  const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
+  return answer(await serveSite(visitOf(headers, url, site, method, where === 'app-origin' ? await sessionActor(headers) : null), id));
 }
 
 /** A /dl/<ticket> link: no sign-in, one file, 5 minutes. Errors are the API's envelope. */

@@ -93,6 +93,6 @@ export function clientOf(request: { headers: HeaderReader }): Client {
 }
 
 /** The caller of an API request: the unlock token of a protected space rides in X-Space-Token. */
-export function callerOf(request: Request, actor: Actor | null): Caller {
+export function callerOf(request: { headers: HeaderReader }, actor: Actor | null): Caller {
   return { actor, spaceToken: request.headers.get('x-space-token'), client: clientOf(request) };
 }

@@ -163,10 +163,18 @@ function withSecurityHeaders(own: Iterable<[string, string]>): Record<string, st
 }
 
 /**
- * A stored file's answer written straight to Node's response: the hot path
- * of published sites, without a Fetch Request and Response around it.
+ * A published site's or live app's answer, written to Node's response: a
+ * stored file straight out (sendFile), a page or JSON as the Response it is;
+ * `cookie`, the visitor's grant, set on either.
  */
-export async function sendFile(request: IncomingMessage, response: ServerResponse, answer: FileAnswer, cookie: string | null): Promise<void> {
+export function sendAnswer(request: IncomingMessage, response: ServerResponse, answer: FileAnswer | Response, cookie: string | null): Promise<void> {
+  if (!(answer instanceof Response)) return sendFile(request, response, answer, cookie);
+  if (cookie) answer.headers.append('set-cookie', cookie);
+  return sendWebResponse(request, response, answer);
+}
+
+/** A stored file's answer written straight to Node's response, without a Fetch Request and Response around it. */
+async function sendFile(request: IncomingMessage, response: ServerResponse, answer: FileAnswer, cookie: string | null): Promise<void> {
   const { status, headers, body } = await fileParts({ method: request.method ?? 'GET', ...headersOf(request) }, answer);
   const outgoing = withSecurityHeaders(Object.entries(headers));
   if (cookie) outgoing['set-cookie'] = cookie;

@@ -5,16 +5,20 @@ import { db } from '@/lib/db/client.ts';
 import { flushViews } from '@/lib/spaces/visitors.ts';
 import { PEER_HEADER } from '@/lib/core/client.ts';
 import { spaceOrigin } from '@/lib/spaces/hosts.ts';
-import { siteResponse } from '@/server/sites.ts';
 import { call, signIn } from '../helpers.ts';
+import { overSocket, useFrontServer } from '../server.ts';
 import { makeSpace, push, sha } from './fixtures.ts';
+
+// Every request goes to the front server over a socket, as a visitor's does.
+const front = useFrontServer();
+const served = (request: Request) => overSocket(front.origin, request);
 
 type Site = { id: string };
 const APP = 'http://localhost:3000';
 /** A request on the space's own host (sp-<id>.localhost:3000: the tests' content domain). */
-const visit = (space: Site, path: string, headers: Record<string, string> = {}) => siteResponse(new Request(`${spaceOrigin(space.id)}${path || '/'}`, { headers }));
+const visit = (space: Site, path: string, headers: Record<string, string> = {}) => served(new Request(`${spaceOrigin(space.id)}${path || '/'}`, { headers }));
 /** A request to /s/<id>/… on the app's origin. */
-const viaApp = (space: Site, path: string, headers: Record<string, string> = {}) => siteResponse(new Request(`${APP}/s/${space.id}${path}`, { headers }));
+const viaApp = (space: Site, path: string, headers: Record<string, string> = {}) => served(new Request(`${APP}/s/${space.id}${path}`, { headers }));
 const UNKNOWN = { id: `sp_${'x'.repeat(21)}` };
 const cookieOf = (response: Response) => response.headers.get('set-cookie')?.split(';')[0] ?? '';
 
@@ -39,7 +43,7 @@ async function site(handle: string, visibility: 'public' | 'members' = 'public')
 async function handedOver(space: Site, session: string): Promise<string> {
   const handOff = await viaApp(space, '/', { cookie: session });
   const target = new URL(handOff.headers.get('location')!);
-  const exchange = await siteResponse(new Request(target));
+  const exchange = await served(new Request(target));
   return cookieOf(exchange);
 }
 
@@ -51,8 +55,8 @@ describe('serving published spaces on their own hosts', () => {
     expect(moved.status).toBe(303);
     expect(moved.headers.get('location')).toBe(`${spaceOrigin(space.id)}/docs/?v=1`);
     // Both spellings of the label name the space; anything else under the domain is no site.
-    expect((await siteResponse(new Request(`http://${space.id}.localhost:3000/`))).status).toBe(200);
-    expect((await siteResponse(new Request('http://nothing.localhost:3000/'))).status).toBe(404);
+    expect((await served(new Request(`http://${space.id}.localhost:3000/`))).status).toBe(200);
+    expect((await served(new Request('http://nothing.localhost:3000/'))).status).toBe(404);
   });
 
   it('serves index.html for folders, redirects folders to their slash, and types every file', async () => {
@@ -169,8 +173,10 @@ describe('serving published spaces on their own hosts', () => {
     expect(text).toContain('<form method="post">');
     // Members may open it with their account instead, through the app's origin.
     expect(text).toContain(`href="${APP}/s/${space.id}/"`);
-    const submit = (password: string, peer = '10.1.1.1') =>
-      siteResponse(
+    // A loopback address of this test's own: rate limits count by address, in a Redis other test files share.
+    const peer = `127.${1 + Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}.1`;
+    const submit = (password: string) =>
+      served(
         new Request(`${spaceOrigin(space.id)}/docs/`, {
           method: 'POST',
           body: new URLSearchParams({ password }),
@@ -193,7 +199,7 @@ describe('serving published spaces on their own hosts', () => {
 describe('without a content domain (sandboxed on the app origin)', () => {
   const saved = { ...config };
   afterEach(() => Object.assign(config, saved));
-  const at = (space: Site, path: string, headers: Record<string, string> = {}) => siteResponse(new Request(`${APP}/s/${space.id}${path}`, { headers }));
+  const at = (space: Site, path: string, headers: Record<string, string> = {}) => served(new Request(`${APP}/s/${space.id}${path}`, { headers }));
 
   it('serves /s/<id>/ in a sandbox without same-origin, redirecting the bare id to its slash', async () => {
     Object.assign(config, { contentDomain: null });
