@@ -1,4 +1,4 @@
-// Who is asking, built once per request (lib/core/caller.ts) or per page
+// Who is asking, built once per request (server/http/route.ts) or per page
 // (server/http/session.ts) and handed to every domain function: the signed-in
 // person or nobody, a space's unlock token, and the client (address, user
 // agent, and location behind a trusted proxy). Domain code decides what the
