@@ -49,7 +49,7 @@ async function vitest(name: string, command: string, args: string[]): Promise<St
 
 // The tests of everything that stores bytes once more with every blob in an S3
 // bucket (s3rver on loopback); `npm run test:s3` runs the whole suite so.
-const ON_S3 = ['test/storage', 'test/spaces/publishing.test.ts', 'test/spaces/serving.test.ts', 'test/spaces/uploads.test.ts', 'test/spacedb/history.test.ts'];
+const ON_S3 = ['test/storage', 'test/spaces/publishing.test.ts', 'test/spaces/serving.test.ts', 'test/spaces/compressed-copies.test.ts', 'test/spaces/uploads.test.ts', 'test/spacedb/history.test.ts'];
 
 // All of `npm run bench`'s list but rooms-cluster, which needs Redis and measures what rooms does on two nodes.
 const SMOKE_BENCHMARKS = ['me', 'serve', 'db', 'publish', 'rooms', 'load', 'scale', 'faults'];

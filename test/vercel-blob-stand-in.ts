@@ -29,7 +29,8 @@ export async function startBlobStandIn(token: string) {
       uploadedAt: new Date().toISOString(),
       etag: '"x"',
     });
-    const pathOf = (blobUrl: string) => decodeURIComponent(new URL(blobUrl, base).pathname.replace(/^\/blob\//, ''));
+    // A blob's URL, or its pathname (del and head take either).
+    const pathOf = (blobUrl: string) => decodeURIComponent(new URL(blobUrl, `${base}/blob/`).pathname.replace(/^\/blob\//, ''));
     if (url.pathname.startsWith('/blob/') && request.method === 'GET') {
       const blob = blobs.get(pathOf(url.pathname));
       if (!blob) return json(404, { error: { code: 'not_found', message: 'no blob' } });

@@ -15,3 +15,7 @@ export class FileAnswer {
     this.status = status;
   }
 }
+
+/** The content codings a stored file is sent and kept in (besides as stored). */
+export const CODINGS = ['br', 'gzip'] as const;
+export type Coding = (typeof CODINGS)[number];

@@ -1,10 +1,12 @@
-// Blobs as files under a folder: <root>/ab/cd/<sha256>. A blob is written to
+// Blobs as files under a folder: <root>/ab/cd/<sha256>, their compressed
+// copies beside them (<sha256>.br, <sha256>.gzip). A file is written to
 // <root>/tmp first, flushed to disk and renamed into place, so a half-written
-// blob is never visible under its name, even after a crash.
+// blob or copy is never visible under its name, even after a crash.
 import { randomUUID } from 'node:crypto';
-import { access, constants, mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { access, constants, mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { CODINGS, type Coding } from '../core/files.ts';
 import type { BlobStore } from './index.ts';
 import { hashMismatch, meter } from './meter.ts';
 
@@ -16,6 +18,7 @@ const WHOLE_READ_BYTES = 256 * 1024;
 export function filesystemStore(root: string): BlobStore {
   const tmp = path.join(root, 'tmp');
   const blobPath = (sha256: string) => path.join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  const copyPath = (sha256: string, coding: Coding) => `${blobPath(sha256)}.${coding}`;
   // Folders this process has made (at most 65,537), so that storing a blob
   // does not ask for its folder every time.
   const made = new Set<string>();
@@ -108,8 +111,36 @@ export function filesystemStore(root: string): BlobStore {
       });
     },
 
+    async getCopy(sha256, coding) {
+      try {
+        return await readFile(copyPath(sha256, coding));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+
+    async putCopy(sha256, coding, bytes) {
+      const temporary = path.join(tmp, randomUUID());
+      const file = await inFolder(tmp, () => open(temporary, 'wx'));
+      try {
+        await file.writeFile(bytes);
+        await file.datasync();
+      } catch (error) {
+        await file.close();
+        await rm(temporary, { force: true });
+        throw error;
+      }
+      await file.close();
+      const final = copyPath(sha256, coding);
+      await inFolder(path.dirname(final), () => rename(temporary, final));
+      const blobThere = await access(blobPath(sha256)).then(() => true, () => false);
+      if (!blobThere) await rm(final, { force: true });
+    },
+
     async delete(sha256s) {
       await Promise.all(sha256s.map((sha256) => rm(blobPath(sha256), { force: true })));
+      await Promise.all(sha256s.flatMap((sha256) => CODINGS.map((coding) => rm(copyPath(sha256, coding), { force: true }))));
     },
 
     // A temporary file is written to as its body arrives, so one untouched

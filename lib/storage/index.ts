@@ -4,6 +4,7 @@
 // Blob store when BLOB_READ_WRITE_TOKEN is.
 import path from 'node:path';
 import { config } from '../config.ts';
+import type { Coding } from '../core/files.ts';
 import { ApiError } from '../core/errors.ts';
 import { noteDependency } from '../core/dependencies.ts';
 import { filesystemStore } from './filesystem.ts';
@@ -34,7 +35,24 @@ export interface BlobStore {
    * only those bytes (within the blob), without reading the rest.
    */
   get(sha256: string, size?: number, span?: ByteSpan): Promise<ReadableStream<Uint8Array> | null>;
-  /** Deletes these blobs' bytes; one already gone is no error. Only the collector calls it. */
+  /**
+   * A blob's bytes compressed in `coding`, as putCopy stored them, or null
+   * when there is no such copy (yet).
+   */
+  getCopy(sha256: string, coding: Coding): Promise<Uint8Array | null>;
+  /**
+   * Stores a blob's bytes compressed in `coding` beside it, whole and atomically
+   * (a reader finds all of them or none), for every node to serve instead of
+   * compressing again. Replacing a copy is harmless: it has the same bytes.
+   * Once stored, it checks that the blob is still there, and deletes the copy
+   * if not, so that a copy made while the collector deleted its blob does not
+   * outlive it.
+   */
+  putCopy(sha256: string, coding: Coding, bytes: Uint8Array): Promise<void>;
+  /**
+   * Deletes these blobs' bytes, then their compressed copies; one already gone
+   * is no error. Only the collector calls it.
+   */
   delete(sha256s: string[]): Promise<void>;
   /** Removes temporary files (partial uploads) last written before `before`; returns how many. */
   sweepTemporary(before: Date): Promise<number>;
@@ -71,18 +89,20 @@ async function answersNow(inner: BlobStore): Promise<boolean> {
  * body while the store answers, keeps its own error.
  */
 function reporting(inner: BlobStore): BlobStore {
+  async function read<T>(reading: Promise<T>): Promise<T> {
+    try {
+      const found = await reading;
+      noteDependency('storage', true);
+      return found;
+    } catch {
+      noteDependency('storage', false);
+      throw storeUnavailable();
+    }
+  }
   return {
     ...inner,
-    async get(sha256, size, span) {
-      try {
-        const stream = await inner.get(sha256, size, span);
-        noteDependency('storage', true);
-        return stream;
-      } catch {
-        noteDependency('storage', false);
-        throw storeUnavailable();
-      }
-    },
+    get: (sha256, size, span) => read(inner.get(sha256, size, span)),
+    getCopy: (sha256, coding) => read(inner.getCopy(sha256, coding)),
     async put(body, options) {
       try {
         const stored = await inner.put(body, options);

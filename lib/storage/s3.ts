@@ -1,5 +1,6 @@
 // Blobs in an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO, Backblaze B2,
-// Ceph, Garage), named blobs/<sha256>. Bytes stream to a temporary object
+// Ceph, Garage), named blobs/<sha256>, and their compressed copies,
+// copies/<sha256>.<coding>, each put whole in one request. Bytes stream to a temporary object
 // (tmp/<uuid>, multipart above one part) while hashed; only bytes that match
 // are copied to their final name, inside the bucket, so a wrong or partial
 // upload is never visible. Nothing holds a whole blob in memory: at most two
@@ -12,6 +13,7 @@ import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
   NoSuchKey,
@@ -21,11 +23,15 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../config.ts';
+import { CODINGS, type Coding } from '../core/files.ts';
 import type { BlobStore } from './index.ts';
 import { hashMismatch, meter } from './meter.ts';
 
 const PART_BYTES = 8 * 1024 * 1024;
 const key = (sha256: string) => `blobs/${sha256}`;
+const copyKey = (sha256: string, coding: Coding) => `copies/${sha256}.${coding}`;
+/** DeleteObjects takes at most this many keys. */
+const DELETE_BATCH = 1000;
 
 export function s3Store(settings: S3Config): BlobStore {
   const client = new S3Client({
@@ -80,10 +86,33 @@ export function s3Store(settings: S3Config): BlobStore {
       }
     },
 
+    async getCopy(sha256, coding) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket, Key: copyKey(sha256, coding) }));
+        return object.Body ? await object.Body.transformToByteArray() : null;
+      } catch (error) {
+        if (missing(error)) return null;
+        throw error;
+      }
+    },
+
+    async putCopy(sha256, coding, bytes) {
+      const Key = copyKey(sha256, coding);
+      await client.send(new PutObjectCommand({ Bucket, Key, Body: bytes, ContentLength: bytes.byteLength, ContentType: 'application/octet-stream' }));
+      const blobThere = await client.send(new HeadObjectCommand({ Bucket, Key: key(sha256) })).then(
+        () => true,
+        (error) => (missing(error) ? false : Promise.reject(error)),
+      );
+      if (!blobThere) await client.send(new DeleteObjectCommand({ Bucket, Key }));
+    },
+
     async delete(sha256s) {
-      for (let i = 0; i < sha256s.length; i += 1000) {
-        const batch = sha256s.slice(i, i + 1000);
-        await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: batch.map((sha256) => ({ Key: key(sha256) })), Quiet: true } }));
+      // The blobs first, then their copies (see putCopy).
+      for (const keys of [sha256s.map(key), sha256s.flatMap((sha256) => CODINGS.map((coding) => copyKey(sha256, coding)))]) {
+        for (let i = 0; i < keys.length; i += DELETE_BATCH) {
+          const batch = keys.slice(i, i + DELETE_BATCH);
+          await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+        }
       }
     },
 

@@ -1,30 +1,45 @@
-// Blobs in a Vercel Blob store (private access), named blobs/<sha256>. Bytes
+// Blobs in a Vercel Blob store (private access), named blobs/<sha256>, and
+// their compressed copies, copies/<sha256>.<coding>, each put whole. Bytes
 // are streamed to a temporary name while hashed; only bytes that match are
 // copied to their final name, so a wrong or partial upload is never visible.
 // The API's address can be changed with VERCEL_BLOB_API_URL (read by
 // @vercel/blob itself), which the tests point at a local stand-in.
 import { randomUUID } from 'node:crypto';
 import { BlobNotFoundError, copy, del, head, list, put } from '@vercel/blob';
+import { CODINGS, type Coding } from '../core/files.ts';
 import type { BlobStore } from './index.ts';
 import { hashMismatch, meter } from './meter.ts';
 
 export function vercelBlobStore(token: string): BlobStore {
   const options = { access: 'private' as const, token };
-  // Blob URLs never change (content addressing), so one lookup per blob is enough.
+  const blobName = (sha256: string) => `blobs/${sha256}`;
+  const copyName = (sha256: string, coding: Coding) => `copies/${sha256}.${coding}`;
+  // Blob URLs never change (content addressing), so one lookup per name is enough.
   const urls = new Map<string, string>();
 
-  async function urlOf(sha256: string): Promise<string | null> {
-    const known = urls.get(sha256);
+  async function urlOf(name: string, { fresh = false } = {}): Promise<string | null> {
+    const known = fresh ? undefined : urls.get(name);
     if (known) return known;
     try {
-      const { url } = await head(`blobs/${sha256}`, { token });
+      const { url } = await head(name, { token });
       if (urls.size > 100_000) urls.clear();
-      urls.set(sha256, url);
+      urls.set(name, url);
       return url;
     } catch (error) {
       if (error instanceof BlobNotFoundError) return null;
       throw error;
     }
+  }
+
+  async function read(name: string, span?: { start: number; end: number }): Promise<ReadableStream<Uint8Array> | null> {
+    const url = await urlOf(name);
+    if (!url) return null;
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (span) headers.range = `bytes=${span.start}-${span.end}`;
+    const response = await fetch(url, { headers });
+    if (response.status === 404) return null;
+    if (!response.ok || !response.body) throw new Error(`Vercel Blob answered ${response.status} for ${name}.`);
+    return response.body as ReadableStream<Uint8Array>;
   }
 
   return {
@@ -42,28 +57,40 @@ export function vercelBlobStore(token: string): BlobStore {
         if (sha256 && stored.sha256 !== sha256) throw hashMismatch(sha256, stored.sha256);
         await admit?.(stored);
         const final = await copy(temporary.url, `blobs/${stored.sha256}`, { ...options, addRandomSuffix: false, allowOverwrite: true });
-        urls.set(stored.sha256, final.url);
+        urls.set(blobName(stored.sha256), final.url);
       } finally {
         await del(temporary.url, { token });
       }
       return stored;
     },
 
-    async get(sha256, _size, span) {
-      const url = await urlOf(sha256);
-      if (!url) return null;
-      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-      if (span) headers.range = `bytes=${span.start}-${span.end}`;
-      const response = await fetch(url, { headers });
-      if (response.status === 404) return null;
-      if (!response.ok || !response.body) throw new Error(`Vercel Blob answered ${response.status} for blob ${sha256}.`);
-      return response.body as ReadableStream<Uint8Array>;
+    get: (sha256, _size, span) => read(blobName(sha256), span),
+
+    async getCopy(sha256, coding) {
+      const body = await read(copyName(sha256, coding));
+      return body && new Uint8Array(await new Response(body).arrayBuffer());
+    },
+
+    async putCopy(sha256, coding, bytes) {
+      const name = copyName(sha256, coding);
+      const copy = await put(name, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+        ...options,
+        addRandomSuffix: false,
+        allowOverwrite: true,
+        contentType: 'application/octet-stream',
+      });
+      // Asked again, not remembered: another node's collector may have deleted the blob.
+      if (await urlOf(blobName(sha256), { fresh: true })) urls.set(name, copy.url);
+      else await del(copy.url, { token });
     },
 
     async delete(sha256s) {
-      const found = (await Promise.all(sha256s.map(urlOf))).filter((url) => url !== null);
-      for (const sha256 of sha256s) urls.delete(sha256);
+      const found = (await Promise.all(sha256s.map((sha256) => urlOf(blobName(sha256))))).filter((url) => url !== null);
       if (found.length) await del(found, { token });
+      // Copies by name: looking each up first would cost a request per copy.
+      const copies = sha256s.flatMap((sha256) => CODINGS.map((coding) => copyName(sha256, coding)));
+      for (const name of [...sha256s.map(blobName), ...copies]) urls.delete(name);
+      await del(copies, { token });
     },
 
     async sweepTemporary(before) {

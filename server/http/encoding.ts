@@ -3,8 +3,8 @@
 // on zlib's threads so that the event loop stays free.
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { CODINGS, type Coding } from '../../lib/core/files.ts';
 
-export type Coding = 'br' | 'gzip';
 
 /** Smaller files are sent as stored: compressing them saves less than it costs. */
 export const COMPRESS_MIN_BYTES = 1024;

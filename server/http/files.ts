@@ -7,6 +7,7 @@ import type { HeaderReader } from '../../lib/core/client.ts';
 import { blobStore, type ByteSpan } from '../../lib/storage/index.ts';
 import { chosenCoding, compress, compressible, COMPRESS_MAX_BYTES, COMPRESS_MIN_BYTES, type Coding } from './encoding.ts';
 import { ApiError } from '../../lib/core/errors.ts';
+import { log } from '../../lib/log.ts';
 import { askedSpan, rangeStillValid } from './ranges.ts';
 import { FileAnswer, type StoredFile } from '../../lib/core/files.ts';
 
@@ -57,11 +58,23 @@ async function wholeFile(file: StoredFile): Promise<Uint8Array<ArrayBuffer> | nu
 
 const smallFile = (file: StoredFile) => keptOrMade(file.sha256, () => wholeFile(file));
 
-/** A file's bytes in `coding`, compressed once and kept. */
+/**
+ * A file's bytes in `coding`: compressed once, by whichever node first
+ * needs them, at the best quality (server/http/encoding.ts), stored beside the
+ * blob for every node and every restart, and kept in memory.
+ */
 function encodedFile(file: StoredFile, coding: Coding): Promise<Uint8Array<ArrayBuffer> | null> {
   return keptOrMade(`${file.sha256}.${coding}`, async () => {
+    const copy = await blobStore().getCopy(file.sha256, coding);
+    if (copy) return new Uint8Array(copy.buffer, copy.byteOffset, copy.byteLength) as Uint8Array<ArrayBuffer>;
     const bytes = file.size <= KEPT_FILE_BYTES ? await smallFile(file) : await wholeFile(file);
-    return bytes && compress(bytes, coding);
+    if (!bytes) return null;
+    const compressed = await compress(bytes, coding);
+    // A copy that could not be stored costs a compression later, not this answer.
+    await blobStore()
+      .putCopy(file.sha256, coding, compressed)
+      .catch((error) => log.warn('could not store a compressed copy', { sha256: file.sha256, coding, error: String(error) }));
+    return compressed;
   });
 }
 

@@ -8,6 +8,7 @@ import { POST as planRoute } from '@/app/v1/spaces/[id]/push/plan/route.ts';
 import { POST as commitRoute } from '@/app/v1/spaces/[id]/versions/route.ts';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
+import { FileAnswer, fileParts } from '@/lib/http/files.ts';
 import { sweepStorage } from '@/lib/storage/gc.ts';
 import { filesystemStore } from '@/lib/storage/filesystem.ts';
 import { blobStore } from '@/lib/storage/index.ts';
@@ -119,6 +120,34 @@ describe('the storage collector', () => {
     expect(await stored('gc only mine')).toBe(false);
     expect(await stored('gc both hold')).toBe(true);
     expect((await storageUsage(theirs.workspace.id)).used).toBe(12);
+  });
+
+  it('deletes the compressed copies of the blobs it deletes, and only those', async () => {
+    const one = await signIn('gc-j');
+    const two = await signIn('gc-k');
+    const mine = await makeSpace(one.token, 'gc-j');
+    const theirs = await makeSpace(two.token, 'gc-k');
+    // Stylesheets large enough to be served compressed.
+    const onlyMine = `.gc-only-mine {}\n`.repeat(100);
+    const bothHold = `.gc-both-hold {}\n`.repeat(100);
+    await push(one.token, mine.id, { 'a.css': bothHold, 'b.css': onlyMine });
+    await push(two.token, theirs.id, { 'a.css': bothHold });
+    const codings = ['br', 'gzip'] as const;
+    for (const content of [onlyMine, bothHold]) {
+      for (const coding of codings) {
+        const served = await fileParts({ method: 'GET', headers: new Headers({ 'accept-encoding': coding }) }, new FileAnswer({ sha256: sha(content), size: content.length, contentType: 'text/css' }));
+        expect(served.headers['content-encoding']).toBe(coding);
+      }
+    }
+    const copies = async (content: string) => Promise.all(codings.map(async (coding) => (await blobStore().getCopy(sha(content), coding)) !== null));
+    expect([await copies(onlyMine), await copies(bothHold)]).toEqual([[true, true], [true, true]]);
+    await db.workspace.delete({ where: { id: mine.workspace.id } });
+    await age(theirs.workspace.id);
+    await sweepStorage({ graceMs: HOUR });
+    expect(await stored(onlyMine)).toBe(false);
+    expect(await copies(onlyMine)).toEqual([false, false]);
+    expect(await stored(bothHold)).toBe(true);
+    expect(await copies(bothHold)).toEqual([true, true]);
   });
 
   it('keeps the bytes of an old blob nobody holds while they are being stored again', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/core/errors.ts';
 import { filesystemStore } from '@/lib/storage/filesystem.ts';
@@ -76,6 +77,34 @@ function contract(name: string, make: () => Promise<{ store: BlobStore; stored: 
       expect(await new Response(await store.get(sha(large), undefined, { start: large.length - 7, end: large.length - 1 })).text()).toBe(large.slice(-7));
       expect(await new Response(await store.get(sha(large), 5, { start: 0, end: 1 })).text()).toBe(large.slice(0, 2));
       expect(await store.get(sha('never stored'), 12, { start: 0, end: 3 })).toBeNull();
+    });
+
+    it('keeps compressed copies beside a blob, per coding, and deletes them with it', async () => {
+      const { store, stored } = await make();
+      const before = await stored();
+      const source = `copied ${name}`;
+      await store.put(stream(source), { maxBytes: 100 });
+      const br = brotliCompressSync(source);
+      const gzipped = gzipSync(source);
+      await store.putCopy(sha(source), 'br', br);
+      await store.putCopy(sha(source), 'gzip', gzipped);
+      await store.putCopy(sha(source), 'br', br);
+      expect(Buffer.from((await store.getCopy(sha(source), 'br'))!).equals(br)).toBe(true);
+      expect(Buffer.from((await store.getCopy(sha(source), 'gzip'))!).equals(gzipped)).toBe(true);
+      expect(await store.getCopy(sha('never stored'), 'br')).toBeNull();
+      await store.delete([sha(source)]);
+      expect(await store.get(sha(source))).toBeNull();
+      expect(await store.getCopy(sha(source), 'br')).toBeNull();
+      expect(await store.getCopy(sha(source), 'gzip')).toBeNull();
+      expect(await stored()).toEqual(before);
+    });
+
+    it('keeps no copy of a blob that is gone (the collector deleted it meanwhile)', async () => {
+      const { store, stored } = await make();
+      const before = await stored();
+      await store.putCopy(sha(`gone ${name}`), 'br', brotliCompressSync(`gone ${name}`));
+      expect(await store.getCopy(sha(`gone ${name}`), 'br')).toBeNull();
+      expect(await stored()).toEqual(before);
     });
 
     it('takes the same blob twice at once', async () => {
