@@ -2,7 +2,9 @@
 // own host from the production server, against bench/baseline-serve.ts (a bare
 // node:http server reading the same files from disk with the same headers), in
 // the same run: a small stylesheet, an HTML page (which Atrium counts as a
-// view) and a revalidation answered 304, at 10 and 50 connections.
+// view), a revalidation answered 304, and a large stylesheet to a client that
+// takes brotli (the baseline sending the bytes Atrium stored, from disk), at
+// 10 and 50 connections.
 import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -17,17 +19,21 @@ const CONNECTIONS = [10, 50];
 /** Headers that differ per request or per server by nature. */
 const OWN_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive']);
 
-/** About 10 KB of text, different per name. */
-function text(name: string, line: (i: number) => string): string {
+/** About `size` bytes of text, different per name. */
+function text(name: string, line: (i: number) => string, size = 10_000): string {
   let out = '';
-  for (let i = 0; out.length < 10_000; i++) out += line(i);
+  for (let i = 0; out.length < size; i++) out += line(i);
   return `${out}/* ${name} */\n`;
 }
+const rule = (i: number) => `.rule-${i} { margin: ${i % 17}px; color: #${(i * 2654435761 % 0xffffff).toString(16).padStart(6, '0')}; }\n`;
 
 const site = {
   'index.html': `<!doctype html><html><head><title>Bench</title><link rel="stylesheet" href="style.css"></head><body>\n${text('index', (i) => `<p>Paragraph ${i} of a page people read.</p>\n`)}</body></html>\n`,
-  'style.css': text('style', (i) => `.rule-${i} { margin: ${i % 17}px; color: #${(i * 2654435761 % 0xffffff).toString(16).padStart(6, '0')}; }\n`),
+  'style.css': text('style', rule),
+  'large.css': text('large', rule, 100_000),
 };
+/** What browsers send, brotli first; both servers answer with brotli. */
+const TAKES_BROTLI = { 'accept-encoding': 'br, gzip' };
 
 export async function run({ quick, smoke, onStop }: BenchContext): Promise<void> {
   const seconds = smoke ? { warmup: 0, measure: 1, rounds: 1 } : quick ? { warmup: 1, measure: 2 } : { warmup: 3, measure: 10 };
@@ -59,13 +65,17 @@ export async function run({ quick, smoke, onStop }: BenchContext): Promise<void>
   const siteHost = new URL(space.url).host;
   const atriumAnswer = await hostRequest(base, siteHost, '/style.css');
   const csp = atriumAnswer.headers['content-security-policy'];
+  // The brotli bytes Atrium made and stored, beside the file, for the baseline to send as they are.
+  const compressed = await hostRequest(base, siteHost, '/large.css', TAKES_BROTLI);
+  if (compressed.headers['content-encoding'] !== 'br') throw new Error(`Atrium answered /large.css with ${compressed.headers['content-encoding'] ?? 'no'} coding, not br`);
+  await writeFile(path.join(siteDir, 'large.css.br'), compressed.body);
   const baselineServer = await startServerProcess('baseline-serve', 'bench/baseline-serve.ts', onStop, { SITE_DIR: siteDir, SITE_CSP: csp });
   const atrium: Target = { name: 'Atrium', base, pid };
   const baseline: Target = { name: 'baseline', base: baselineServer.base, pid: baselineServer.pid };
 
   // A baseline that answers something else would measure something else: same bytes, same headers.
   const etag = atriumAnswer.headers.etag;
-  for (const [pathname, headers] of [['/style.css', {}], ['/', {}], ['/style.css', { 'if-none-match': etag }]] as const) {
+  for (const [pathname, headers] of [['/style.css', {}], ['/', {}], ['/style.css', { 'if-none-match': etag }], ['/large.css', TAKES_BROTLI]] as const) {
     const [mine, theirs] = await Promise.all([hostRequest(base, siteHost, pathname, headers), hostRequest(baseline.base, 'localhost', pathname, headers)]);
     const differences = [`status ${mine.status} / ${theirs.status}`].filter(() => mine.status !== theirs.status);
     if (!mine.body.equals(theirs.body)) differences.push('body');
@@ -84,6 +94,7 @@ export async function run({ quick, smoke, onStop }: BenchContext): Promise<void>
     { what: 'stylesheet (10 KB)', path: '/style.css', status: 200 },
     { what: 'HTML page (10 KB) and its view', path: '/', status: 200 },
     { what: 'revalidation (304)', path: '/style.css', headers: { 'if-none-match': etag }, status: 304 },
+    { what: `compressed stylesheet (${Math.round(site['large.css'].length / 1000)} KB, ${Math.round(compressed.body.length / 1000)} KB as brotli)`, path: '/large.css', headers: TAKES_BROTLI, status: 200 },
   ];
   const rows = [];
   let pages = 0;
@@ -107,5 +118,5 @@ export async function run({ quick, smoke, onStop }: BenchContext): Promise<void>
   const file = path.join(workDir, 'results-serve.json');
   const report = { benchmark: 'serve', date: new Date().toISOString(), quick, smoke, seconds, machine: { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model, node: process.version }, database: database.kind, views: { recorded, pages }, results: rows };
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`Atrium / baseline = Atrium req/s over the baseline's (targets: assets at least 0.5x, HTML pages with their view 0.4x). Written to ${path.relative(root, file)}.`);
+  console.log(`Atrium / baseline = Atrium req/s over the baseline's (targets: assets at least 0.5x, HTML pages with their view 0.4x, compressed stylesheet 1.0x). Written to ${path.relative(root, file)}.`);
 }

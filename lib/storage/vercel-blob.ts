@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { BlobNotFoundError, copy, del, head, list, put } from '@vercel/blob';
 import { CODINGS, type Coding } from '../core/files.ts';
-import type { BlobStore } from './index.ts';
+import type { BlobStore, ByteSpan } from './index.ts';
 import { hashMismatch, meter } from './meter.ts';
 
 export function vercelBlobStore(token: string): BlobStore {
@@ -31,7 +31,7 @@ export function vercelBlobStore(token: string): BlobStore {
     }
   }
 
-  async function read(name: string, span?: { start: number; end: number }): Promise<ReadableStream<Uint8Array> | null> {
+  async function read(name: string, span?: ByteSpan): Promise<ReadableStream<Uint8Array> | null> {
     const url = await urlOf(name);
     if (!url) return null;
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
@@ -56,7 +56,7 @@ export function vercelBlobStore(token: string): BlobStore {
       try {
         if (sha256 && stored.sha256 !== sha256) throw hashMismatch(sha256, stored.sha256);
         await admit?.(stored);
-        const final = await copy(temporary.url, `blobs/${stored.sha256}`, { ...options, addRandomSuffix: false, allowOverwrite: true });
+        const final = await copy(temporary.url, blobName(stored.sha256), { ...options, addRandomSuffix: false, allowOverwrite: true });
         urls.set(blobName(stored.sha256), final.url);
       } finally {
         await del(temporary.url, { token });
