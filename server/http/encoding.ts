@@ -3,7 +3,7 @@
 // on zlib's threads so that the event loop stays free.
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { CODINGS, type Coding } from '../../lib/core/files.ts';
+import type { Coding } from '../../lib/core/files.ts';
 
 
 /** Smaller files are sent as stored: compressing them saves less than it costs. */

@@ -5,11 +5,11 @@
 // (server/http/ranges.ts), and the bytes from the blob store (none for HEAD).
 import type { HeaderReader } from '../../lib/core/client.ts';
 import { blobStore, type ByteSpan } from '../../lib/storage/index.ts';
-import { chosenCoding, compress, compressible, COMPRESS_MAX_BYTES, COMPRESS_MIN_BYTES, type Coding } from './encoding.ts';
+import { chosenCoding, compress, compressible, COMPRESS_MAX_BYTES, COMPRESS_MIN_BYTES } from './encoding.ts';
 import { ApiError } from '../../lib/core/errors.ts';
 import { log } from '../../lib/log.ts';
 import { askedSpan, rangeStillValid } from './ranges.ts';
-import { FileAnswer, type StoredFile } from '../../lib/core/files.ts';
+import { FileAnswer, type Coding, type StoredFile } from '../../lib/core/files.ts';
 
 /**
  * Small files, and the compressed bytes of every file compressed, stay in
