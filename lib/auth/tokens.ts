@@ -1,4 +1,5 @@
 // Issuing and checking bearer secrets: API tokens (the CLI's) and web sessions.
+import { LRUCache } from 'lru-cache';
 import type { Actor, SignedInCaller } from '../core/caller.ts';
 import { config } from '../config.ts';
 import { db, query, type Prisma } from '../db/client.ts';
@@ -82,8 +83,7 @@ export async function actorForSecret(secret: string): Promise<Actor | null> {
     ]);
   }
   const actor = { user: { id: token.userId, handle: token.handle, name: token.name }, token: { id: token.id, kind: token.kind } };
-  if (recent.size >= RECENT_MAX) recent.clear();
-  recent.set(hash, { actor, until: now + RECENT_MS });
+  recent.set(hash, actor);
   return actor;
 }
 
@@ -93,21 +93,16 @@ export async function actorForSecret(secret: string): Promise<Actor | null> {
 // than LAST_USE_RESOLUTION, so the hourly record of use still happens.
 const RECENT_MS = 60_000;
 const RECENT_MAX = 10_000;
-const recent = new Map<string, { actor: Actor; until: number }>();
+const recent = new LRUCache<string, Actor>({ max: RECENT_MAX, ttl: RECENT_MS });
 
 /** The actor a live lookup found for this secret within the last minute, or null. */
 export function recentActor(secret: string): Actor | null {
-  const hash = hashSecret(secret);
-  const hit = recent.get(hash);
-  if (!hit) return null;
-  if (hit.until > Date.now()) return hit.actor;
-  recent.delete(hash);
-  return null;
+  return recent.get(hashSecret(secret)) ?? null;
 }
 
 /** Drops a token's remembered actor once a statement found it revoked or expired. */
 export function forgetToken(tokenId: string): void {
-  for (const [hash, { actor }] of recent) if (actor.token.id === tokenId) recent.delete(hash);
+  for (const [hash, actor] of recent.entries()) if (actor.token.id === tokenId) recent.delete(hash);
 }
 
 export function sessionCookie(secret: string): string {

@@ -9,6 +9,7 @@
 // of a 100,000-file version touches one chunk.
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import { db } from '../db/client.ts';
 import type { Diff } from '../schemas/spaces.ts';
 import { contentTypeOf } from './content.ts';
@@ -63,21 +64,9 @@ function decode(data: Uint8Array): Entry[] {
   return rows.map(([path, sha256, size, contentType]) => ({ path, sha256, size, contentType }));
 }
 
-// Decoded chunks by hash, least recently used first; bounded by entry count.
-const cache = new Map<string, Entry[]>();
-let cachedEntries = 0;
+// Decoded chunks by hash, least recently used dropped first; bounded by entry count.
 const CACHE_ENTRIES = 400_000;
-
-function remember(hash: string, entries: Entry[]) {
-  if (cache.has(hash)) return;
-  cache.set(hash, entries);
-  cachedEntries += entries.length;
-  for (const [oldest, old] of cache) {
-    if (cachedEntries <= CACHE_ENTRIES) break;
-    cache.delete(oldest);
-    cachedEntries -= old.length;
-  }
-}
+const cache = new LRUCache<string, Entry[]>({ maxSize: CACHE_ENTRIES, sizeCalculation: (entries) => Math.max(1, entries.length) });
 
 /** The entries of the given chunks, from memory or in one query. */
 export async function loadChunks(hashes: string[], client: Queryable = db): Promise<Map<string, Entry[]>> {
@@ -86,8 +75,6 @@ export async function loadChunks(hashes: string[], client: Queryable = db): Prom
   for (const hash of new Set(hashes)) {
     const entries = cache.get(hash);
     if (entries) {
-      cache.delete(hash);
-      cache.set(hash, entries);
       found.set(hash, entries);
     } else missing.push(hash);
   }
@@ -95,7 +82,7 @@ export async function loadChunks(hashes: string[], client: Queryable = db): Prom
     const rows = await client.$queryRaw<{ hash: string; data: Uint8Array }[]>`SELECT "hash", "data" FROM "ManifestChunk" WHERE "hash" = ANY(${missing}::text[])`;
     for (const row of rows) {
       const entries = decode(row.data);
-      remember(row.hash, entries);
+      cache.set(row.hash, entries);
       found.set(row.hash, entries);
     }
   }

@@ -6,13 +6,13 @@
 // whatever the number of files. A commit is one transaction that locks the
 // space row: racing commits get consecutive numbers, each a full snapshot of
 // what its pusher listed, with its diff against the version just before it.
+import { LRUCache } from 'lru-cache';
 import type { Caller, SignedInCaller } from '../core/caller.ts';
 import { rolesWith } from '../access/capabilities.ts';
 import { forgetToken, TOKEN_REFUSED } from '../auth/tokens.ts';
 import { config } from '../config.ts';
 import { db, Prisma, query, type PrismaClient } from '../db/client.ts';
 import { formatBytes } from '../format.ts';
-import { LruCache } from '../lru.ts';
 import { siteCacheBytes, siteCacheVersions, siteRulesCompiled } from '../core/metrics.ts';
 import type { IncomingBody } from '../core/body.ts';
 import { ApiError } from '../core/errors.ts';
@@ -80,9 +80,10 @@ const SITE_CACHE_BYTES = 64 * 1024 * 1024;
 /** An estimate of what a chunk ref holds: its first path, hash and count. */
 const CHUNK_REF_BYTES = 200;
 type VersionSite = { refs: ChunkRef[]; rules: CompiledRules | null };
-const siteCache = new LruCache<string, VersionSite>(SITE_CACHE_BYTES);
+// A version heavier than the whole budget is not kept, so a run of big ones evicts a few others instead of emptying it.
+const siteCache = new LRUCache<string, VersionSite>({ maxSize: SITE_CACHE_BYTES });
 siteCacheVersions(() => siteCache.size);
-siteCacheBytes(() => siteCache.weight);
+siteCacheBytes(() => siteCache.calculatedSize);
 
 /** Reads of versions not kept yet, so that requests arriving together read and compile a version once. */
 const loading = new Map<string, Promise<VersionSite | null>>();
@@ -110,7 +111,7 @@ async function loadVersionSite(key: string, spaceId: string, number: number, cli
   const rules = row.siteRules ? compileRules(row.siteRules as SiteRules) : null;
   if (rules) siteRulesCompiled.inc();
   const site = { refs, rules };
-  siteCache.set(key, site, refs.length * CHUNK_REF_BYTES + (rules?.bytes ?? 0));
+  siteCache.set(key, site, { size: Math.max(1, refs.length * CHUNK_REF_BYTES + (rules?.bytes ?? 0)) });
   return site;
 }
 

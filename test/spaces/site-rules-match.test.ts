@@ -2,10 +2,9 @@
 // against the regular expressions it replaced, kept here as the reference:
 // for any rules and any path, the same rule wins with the same target, and
 // the same header rules apply. Also the placeholder caps, and the cache that
-// keeps versions' compiled rules (lib/lru.ts).
+// keeps versions' compiled rules (an LRUCache by weight).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LruCache } from '@/lib/lru.ts';
 import { siteRulesCompiled } from '@/lib/core/metrics.ts';
 import { versionSite } from '@/lib/spaces/publishing.ts';
 import { compileRules, headersFor, matchRedirect, parseHeaders, parseRedirects, type RedirectRule } from '@/lib/spaces/site-rules.ts';
@@ -104,18 +103,6 @@ describe('placeholder caps', () => {
 });
 
 describe('the versions\' cache', () => {
-  it('drops the least recently used entries past its weight, never all of them', () => {
-    const cache = new LruCache<string, number>(10);
-    cache.set('a', 1, 4);
-    cache.set('b', 2, 4);
-    expect(cache.get('a')).toBe(1);
-    cache.set('c', 3, 4);
-    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([1, undefined, 3]);
-    expect(cache.weight).toBe(8);
-    cache.set('huge', 4, 11);
-    expect([cache.get('huge'), cache.size]).toEqual([undefined, 2]);
-  });
-
   it('compiles a version\'s rules once while it is in use', async () => {
     const owner = await signIn('rules-compile-once', 'web');
     const space = await makeSpace(owner.token, 'rules-compile-once');
