@@ -28,7 +28,6 @@ type TokenRow = {
   handle: string;
   name: string | null;
   developerMode: boolean;
-  mailOn: string[];
 };
 
 type MembershipRow = { id: string; slug: string; name: string; role: string; status: 'pending' | 'accepted' };
@@ -37,7 +36,7 @@ async function currentUser(secret: string) {
   const hash = createHash('sha256').update(secret).digest('hex');
   const { rows } = await pool.query<TokenRow>({
     name: 'token',
-    text: `SELECT t.id, t.kind, t."lastUsedAt", t."expiresAt", u.id AS "userId", u.handle, u.name, u."developerMode", u."mailOn"::text[] AS "mailOn"
+    text: `SELECT t.id, t.kind, t."lastUsedAt", t."expiresAt", u.id AS "userId", u.handle, u.name, u."developerMode"
        FROM "Token" t JOIN "User" u ON u.id = t."userId"
       WHERE t.hash = $1`,
     values: [hash],
@@ -70,7 +69,7 @@ async function currentUser(secret: string) {
     user: { id: token.userId, handle: token.handle, name: token.name },
     workspaces: summaries('accepted'),
     invites: summaries('pending'),
-    preferences: { developerMode: token.developerMode, mailOn: token.mailOn },
+    preferences: { developerMode: token.developerMode },
     blocked: blocks.rows.map((b) => b.blockedId),
   };
 }

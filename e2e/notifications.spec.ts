@@ -110,6 +110,6 @@ test('a person follows the bell to mentions, replies, resolutions and invitation
   }
   await page.reload();
   await expect(page.getByRole('checkbox', { name: 'Someone replies to your comment thread' })).toBeChecked();
-  const me = await (await request.get('/v1/me', as(readerToken))).json();
-  expect(me.preferences.mailOn).toEqual(['mention', 'reply']);
+  const settings = await (await request.get('/v1/me/notification-settings', as(readerToken))).json();
+  expect(settings.mailOn).toEqual(['mention', 'reply']);
 });

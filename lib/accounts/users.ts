@@ -67,8 +67,8 @@ type MembershipSummary = { id: string; slug: string; name: string; role: Current
  * request behind every page and CLI command, so one plain-SQL statement.
  */
 export async function currentUser({ actor }: SignedInCaller): Promise<CurrentUser> {
-  const [user] = await query<{ id: string; handle: string; name: string | null; developerMode: boolean; mailOn: Preferences['mailOn']; memberships: MembershipSummary[]; blocked: string[] }>(
-    `SELECT u."id", u."handle", u."name", u."developerMode", u."mailOn"::text[] AS "mailOn",
+  const [user] = await query<{ id: string; handle: string; name: string | null; developerMode: boolean; memberships: MembershipSummary[]; blocked: string[] }>(
+    `SELECT u."id", u."handle", u."name", u."developerMode",
        COALESCE((SELECT json_agg(json_build_object('id', w."id", 'slug', w."slug", 'name', w."name", 'role', m."role", 'status', m."status") ORDER BY m."createdAt")
                    FROM "Membership" m JOIN "Workspace" w ON w."id" = m."workspaceId" WHERE m."userId" = u."id"), '[]'::json) AS "memberships",
        COALESCE((SELECT json_agg(b."blockedId" ORDER BY b."createdAt") FROM "UserBlock" b WHERE b."blockerId" = u."id"), '[]'::json) AS "blocked"
@@ -82,12 +82,11 @@ export async function currentUser({ actor }: SignedInCaller): Promise<CurrentUse
     user: { id: user.id, handle: user.handle, name: user.name },
     workspaces: summaries('accepted'),
     invites: summaries('pending'),
-    preferences: { developerMode: user.developerMode, mailOn: user.mailOn },
+    preferences: { developerMode: user.developerMode },
     blocked: user.blocked,
   };
 }
 
 export async function updatePreferences({ actor }: SignedInCaller, changes: Partial<Preferences>): Promise<Preferences> {
-  const data = { ...changes, ...(changes.mailOn && { mailOn: [...new Set(changes.mailOn)] }) };
-  return db.user.update({ where: { id: actor.user.id }, data, select: { developerMode: true, mailOn: true } });
+  return db.user.update({ where: { id: actor.user.id }, data: changes, select: { developerMode: true } });
 }

@@ -14,7 +14,7 @@ import { newId } from '../ids.ts';
 import { log } from '../log.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { roomPath } from '../core/room-paths.ts';
-import type { Notification, NotificationKind, NotificationPage } from '../schemas/notifications.ts';
+import type { Notification, NotificationKind, NotificationPage, NotificationSettings } from '../schemas/notifications.ts';
 import { notificationText } from './text.ts';
 
 /** Read notifications are deleted this long after they were created. */
@@ -161,4 +161,14 @@ export async function markRead({ actor }: SignedInCaller, input: { ids?: string[
   }
   await db.notification.updateMany({ where: { AND: [where, { readAt: null }] }, data: { readAt: new Date() } });
   return { unread: await unreadCount(userId) };
+}
+
+/** Which kinds are also e-mailed to the caller. */
+export async function notificationSettings({ actor }: SignedInCaller): Promise<NotificationSettings> {
+  return db.user.findUniqueOrThrow({ where: { id: actor.user.id }, select: { mailOn: true } });
+}
+
+export async function updateNotificationSettings({ actor }: SignedInCaller, changes: Partial<NotificationSettings>): Promise<NotificationSettings> {
+  const data = changes.mailOn ? { mailOn: [...new Set(changes.mailOn)] } : {};
+  return db.user.update({ where: { id: actor.user.id }, data, select: { mailOn: true } });
 }

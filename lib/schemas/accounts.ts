@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { handle, text, user } from './common.ts';
 import { endpoint } from './endpoint.ts';
-import { notificationKind } from './notifications.ts';
 import { workspaceSummary } from './workspaces.ts';
 
-const mailOn = z.array(notificationKind).meta({ description: 'The notification kinds also e-mailed (when the server sends mail); ["mention"] at first.' });
-
-export const preferences = z.object({ developerMode: z.boolean(), mailOn }).meta({ id: 'Preferences' });
+export const preferences = z.object({ developerMode: z.boolean() }).meta({ id: 'Preferences' });
 
 export const currentUser = z
   .object({
@@ -82,7 +79,7 @@ export const accountsApi = {
     tag: 'Account',
     summary: 'Change preferences',
     auth: 'user',
-    body: z.object({ developerMode: z.boolean().optional(), mailOn: mailOn.max(notificationKind.options.length).optional() }),
+    body: z.object({ developerMode: z.boolean().optional() }),
     response: preferences,
     errors: [400, 401],
   }),

@@ -10,6 +10,10 @@ export const notificationKind = z
   .enum(['mention', 'reply', 'resolved', 'invited', 'role_changed', 'app_live'])
   .meta({ description: 'mention: you were @mentioned in a comment or on a page of a room or live space; reply: someone replied to your thread; resolved: your thread was resolved; invited: you were invited to a workspace; role_changed: your role in a workspace changed; app_live: an app of your workspace went live.' });
 
+const mailOn = z.array(notificationKind).meta({ description: 'The notification kinds also e-mailed (when the server sends mail); ["mention"] at first.' });
+
+export const notificationSettings = z.object({ mailOn }).meta({ id: 'NotificationSettings' });
+
 export const notification = z
   .object({
     id: z.string(),
@@ -65,8 +69,28 @@ export const notificationsApi = {
     response: z.object({ unread: z.number().int().meta({ description: 'Unread notifications left.' }) }),
     errors: [400, 401, 404],
   }),
+  settings: endpoint({
+    method: 'GET',
+    path: '/v1/me/notification-settings',
+    summary: 'Which notification kinds are also e-mailed to the caller',
+    tag: 'Notifications',
+    auth: 'user',
+    response: notificationSettings,
+    errors: [401],
+  }),
+  updateSettings: endpoint({
+    method: 'PATCH',
+    path: '/v1/me/notification-settings',
+    summary: 'Choose which notification kinds are also e-mailed (duplicates are dropped)',
+    tag: 'Notifications',
+    auth: 'user',
+    body: z.object({ mailOn: mailOn.max(notificationKind.options.length).optional() }),
+    response: notificationSettings,
+    errors: [400, 401],
+  }),
 };
 
 export type NotificationKind = z.infer<typeof notificationKind>;
 export type Notification = z.infer<typeof notification>;
 export type NotificationPage = z.infer<typeof notificationPage>;
+export type NotificationSettings = z.infer<typeof notificationSettings>;

@@ -43,11 +43,11 @@ describe('PATCH /v1/me/preferences', () => {
     const { token } = await signIn('dave');
     const on = await call(preferencesRoute, 'PATCH', '/v1/me/preferences', { token, body: { developerMode: true } });
     expect(on.status).toBe(200);
-    expect(on.json).toEqual({ developerMode: true, mailOn: ['mention'] });
-    expect((await me(token)).preferences).toEqual({ developerMode: true, mailOn: ['mention'] });
-    expect((await call(preferencesRoute, 'PATCH', '/v1/me/preferences', { token, body: {} })).json).toEqual({ developerMode: true, mailOn: ['mention'] });
+    expect(on.json).toEqual({ developerMode: true });
+    expect((await me(token)).preferences).toEqual({ developerMode: true });
+    expect((await call(preferencesRoute, 'PATCH', '/v1/me/preferences', { token, body: {} })).json).toEqual({ developerMode: true });
     expect((await call(preferencesRoute, 'PATCH', '/v1/me/preferences', { token, body: { developerMode: 'yes' } })).status).toBe(400);
-    expect((await call(preferencesRoute, 'PATCH', '/v1/me/preferences', { token, body: { developerMode: false } })).json).toEqual({ developerMode: false, mailOn: ['mention'] });
+    expect((await call(preferencesRoute, 'PATCH', '/v1/me/preferences', { token, body: { developerMode: false } })).json).toEqual({ developerMode: false });
   });
 });
 

@@ -13,7 +13,7 @@ describe('GET /v1/me', () => {
       user: { id: user.id, handle: 'alice', name: 'Alice Liddell' },
       workspaces: [{ id: expect.stringMatching(/^ws_[a-z0-9]{21}$/), slug: 'alice', name: 'alice', role: 'owner' }],
       invites: [],
-      preferences: { developerMode: false, mailOn: ['mention'] },
+      preferences: { developerMode: false },
       blocked: [],
     });
     expect(user.id).toMatch(/^usr_[a-z0-9]{21}$/);

@@ -133,15 +133,15 @@ describe('mentions in rooms', () => {
     expect((await w.must(200, 'POST', '/v1/notifications/read', { as: reader, body: { ids: [id] } })).unread).toBe(0);
   });
 
-  it('mails a room mention only to those who keep "mention" in their preferences', async () => {
+  it('mails a room mention only to those who keep "mention" in their notification settings', async () => {
     const { owner, viewer } = people;
-    await w.must(200, 'PATCH', '/v1/me/preferences', { as: viewer, body: { mailOn: [] } });
+    await w.must(200, 'PATCH', '/v1/me/notification-settings', { as: viewer, body: { mailOn: [] } });
     try {
       const before = smtp.mails.length;
       expect((await mention(owner, viewer.handle, 'no-mail')).json).toEqual({ notified: true, mailed: false });
       expect(smtp.mails.length).toBe(before);
     } finally {
-      await w.must(200, 'PATCH', '/v1/me/preferences', { as: viewer, body: { mailOn: ['mention'] } });
+      await w.must(200, 'PATCH', '/v1/me/notification-settings', { as: viewer, body: { mailOn: ['mention'] } });
     }
   });
 

@@ -2,8 +2,7 @@
 
 import { useState } from 'react';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import { accountsApi } from '@/lib/schemas/accounts.ts';
-import { notificationKind, type NotificationKind } from '@/lib/schemas/notifications.ts';
+import { notificationKind, notificationsApi, type NotificationKind } from '@/lib/schemas/notifications.ts';
 import { web } from '@/lib/web/api-client.ts';
 
 const LABELS: Record<NotificationKind, string> = {
@@ -29,7 +28,7 @@ export function NotificationMail({ initial, mailConfigured }: { initial: Notific
     setBusy(true);
     setError(null);
     try {
-      const saved = await web.call(accountsApi.preferences, { body: { mailOn: next } });
+      const saved = await web.call(notificationsApi.updateSettings, { body: { mailOn: next } });
       setOn(saved.mailOn);
     } catch (failure) {
       setOn(before);
