@@ -192,6 +192,8 @@ const rules: Record<string, Rule> = {
   // Everyone has an inbox of their own; another's notification is 404 (test/notifications).
   'notificationsApi.list': SELF,
   'notificationsApi.read': SELF,
+  'notificationsApi.settings': SELF,
+  'notificationsApi.updateSettings': SELF,
   'webhooksApi.list': WS_ADMIN,
   'webhooksApi.create': WS_ADMIN,
   'webhooksApi.get': WS_ADMIN,

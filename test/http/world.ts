@@ -473,6 +473,8 @@ export const examples: Record<string, ExampleEntry> = {
   'searchApi.search': me(() => ({ query: { q: 'space', limit: '10' } })),
   'notificationsApi.list': me(() => ({ query: { limit: '10' } })),
   'notificationsApi.read': me(() => ({ body: { all: true } })),
+  'notificationsApi.settings': me(() => ({})),
+  'notificationsApi.updateSettings': me(() => ({ body: { mailOn: ['mention'] } })),
   // webhooks
   'webhooksApi.list': me((w) => ({ params: { slug: w.slug } })),
   'webhooksApi.create': me((w) => ({ params: { slug: w.slug }, body: { url: 'http://127.0.0.1:9/hook', events: ['comment.created', 'member.joined'], description: 'Chat notices' } })),
