@@ -8,34 +8,26 @@ import type { RoomKind } from '../db/generated/client.ts';
 import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import { publishRoomEvent } from '../db/bus.ts';
+import type { SocketChatMessage } from '../schemas/socket.ts';
 import { touchActivity } from './rooms.ts';
 
-export const MAX_MESSAGE_CHARS = 4000;
 export const HISTORY_MESSAGES = 50;
 export const DELETED_USER = 'Deleted user';
 
-export type ChatMessage = {
-  id: string;
-  body: string;
-  author: { id: string; handle: string; name: string | null } | null;
-  /** What to show as the author: their name or handle, or "Deleted user". */
-  authorName: string;
-  createdAt: number;
-};
-
 const messageSelect = { id: true, body: true, createdAt: true, author: { select: { id: true, handle: true, name: true } } } as const;
 
-function messageOut(row: { id: string; body: string; createdAt: Date; author: ChatMessage['author'] }): ChatMessage {
+function messageOut(row: { id: string; body: string; createdAt: Date; author: SocketChatMessage['author'] }): SocketChatMessage {
   return { id: row.id, body: row.body, author: row.author, authorName: row.author ? (row.author.name ?? `@${row.author.handle}`) : DELETED_USER, createdAt: row.createdAt.getTime() };
 }
 
-export async function loadMessage(id: string): Promise<(ChatMessage & { roomId: string }) | null> {
+/** A message and its room (which the socket's `chat.message` does not carry). */
+export async function loadMessage(id: string): Promise<{ roomId: string; message: SocketChatMessage } | null> {
   const row = await db.roomMessage.findUnique({ where: { id }, select: { ...messageSelect, roomId: true } });
-  return row && { ...messageOut(row), roomId: row.roomId };
+  return row && { roomId: row.roomId, message: messageOut(row) };
 }
 
 /** The latest messages, oldest first, without those of authors `hidden` (the reader's blocks). */
-export async function recentMessages(roomId: string, hidden: string[]): Promise<ChatMessage[]> {
+export async function recentMessages(roomId: string, hidden: string[]): Promise<SocketChatMessage[]> {
   const rows = await db.roomMessage.findMany({
     where: { roomId, ...(hidden.length ? { OR: [{ authorId: null }, { authorId: { notIn: hidden } }] } : {}) },
     select: messageSelect,
@@ -45,11 +37,10 @@ export async function recentMessages(roomId: string, hidden: string[]): Promise<
   return rows.reverse().map(messageOut);
 }
 
-/** Stores a message from the socket and announces it to every node. */
+/** Stores a message from the socket (its length checked by its schema) and announces it to every node. */
 export async function postMessage(roomId: string, author: { id: string; handle: string }, body: string): Promise<string> {
   const text = body.trim();
   if (!text) throw new ApiError('bad_request', 'A message cannot be empty.');
-  if (text.length > MAX_MESSAGE_CHARS) throw new ApiError('too_large', `A message holds at most ${MAX_MESSAGE_CHARS} characters.`);
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text) || !text.isWellFormed()) throw new ApiError('bad_request', 'A message must not contain control characters.');
   const id = newId('roomMessage');
   await db.roomMessage.create({ data: { id, roomId, authorId: author.id, body: text } });

@@ -9,7 +9,7 @@ import { roomCaps, roomRole } from './rooms.ts';
 /** WebSocket close codes the server ends a socket with. */
 export const SOCKET_CLOSE_CODES = {
   4205: 'Reconnect now: this node is stopping. Fetch a fresh ticket and connect again (the load balancer picks another node).',
-  4400: 'Protocol misuse: a second Auth on the socket, one for another document, or an update that does not fit the document model (another type where a page or the page list belongs, an element, mark or attribute value the editor schema does not allow). A socket opens its room once.',
+  4400: 'Protocol misuse: an Auth for another document or after the document was closed on the socket, or an update that does not fit the document model (another type where a page or the page list belongs, an element, mark or attribute value the editor schema does not allow). A socket opens its room once.',
   4403: 'Access lost: removed, the room deleted, or the token the ticket came from revoked. Sent after `access.revoked`. Do not reconnect.',
   1009: 'A frame larger than 2 MiB.',
 } as const;
@@ -27,16 +27,23 @@ export const chatMessage = z
   })
   .meta({ id: 'ChatMessage' });
 
+/** The longest chat message, in characters. */
+export const MAX_CHAT_CHARS = 4000;
+
 const socketUser = z.object({ id: z.string(), handle: z.string(), name: z.string().nullable() });
 
 /** What a client may send. Anything else is answered with `error`. */
 export const clientMessages = {
   'chat.send': z
-    .object({ kind: z.literal('chat.send'), id: requestId, body: z.string() })
-    .meta({ description: 'Post a chat message: needs comment; `body` 1–4,000 characters; `id` is echoed in a `chat.error`. Everyone in the room (on every node) gets it as `chat.message`.' }),
+    .object({
+      kind: z.literal('chat.send'),
+      id: requestId,
+      body: z.string().min(1, 'A message cannot be empty.').max(MAX_CHAT_CHARS, `A message holds at most ${MAX_CHAT_CHARS} characters.`),
+    })
+    .meta({ description: 'Post a chat message: needs comment; `body` 1–4,000 characters, not only white space; `id` is echoed in a `chat.error`. Everyone in the room (on every node) gets it as `chat.message`.' }),
   'ai.suggest': z
     .object({ kind: z.literal('ai.suggest'), id: requestId, pageId: z.string().min(1).max(100), cursorContext: z.string().max(20_000).optional() })
-    .meta({ description: 'Rooms only: ask for a continuation of a page. Needs edit, the room’s `aiSuggest` on and a server with AI; `cursorContext` is the text just before the cursor (the last 1,000 characters are used); `id` is echoed in the answer, which goes to the sender only.' }),
+    .meta({ description: 'Ask for a continuation of a page (in a live space the answer is always an `ai.error` refusal). Needs edit, the room’s `aiSuggest` on and a server with AI; `cursorContext` is the text just before the cursor (the last 1,000 characters are used); `id` is echoed in the answer, which goes to the sender only.' }),
 } as const;
 
 export const clientMessage = z.discriminatedUnion('kind', [clientMessages['chat.send'], clientMessages['ai.suggest']]);

@@ -8,8 +8,8 @@ import { clientMessages, serverMessages, SOCKET_CLOSE_CODES } from '../../lib/sc
 
 type Messages = Record<string, z.ZodObject>;
 
-/** Live spaces carry no AI messages. */
-const LIVE_SPACE_SKIPS = new Set(['ai.suggest', 'ai.suggestion', 'ai.error']);
+/** A live space refuses every `ai.suggest` (with `ai.error`), so it never sends a suggestion. */
+const LIVE_SPACE_SKIPS = new Set(['ai.suggestion']);
 
 /** `chat.send` → `ChatSend`. */
 const messageId = (kind: string) => kind.replace(/(^|[.-])(\w)/g, (_, __, c: string) => c.toUpperCase());

@@ -14,7 +14,7 @@ describe('the socket contract', () => {
     for (const kind of [...Object.keys(clientMessages), ...Object.keys(serverMessages)]) expect(markdown).toContain(`| \`${kind}\` |`);
   });
 
-  it('is a valid AsyncAPI 3.0 document with every message, and no AI messages on live spaces', async () => {
+  it('is a valid AsyncAPI 3.0 document with every message, a live space refusing suggestions, and the limits the server enforces', async () => {
     const document = asyncApiDocument('https://atrium.acme.test') as any;
     const { diagnostics } = await new Parser().parse(JSON.stringify(document));
     // Severity 0 is an error, 1 a warning.
@@ -22,9 +22,12 @@ describe('the socket contract', () => {
     expect(document.servers.atrium).toMatchObject({ host: 'atrium.acme.test', protocol: 'wss' });
     const names = Object.values(document.components.messages).map((m: any) => m.name);
     expect(names.sort()).toEqual([...Object.keys(clientMessages), ...Object.keys(serverMessages)].sort());
-    const live = Object.values(document.channels.liveSpace.messages).map((m: any) => m.$ref);
-    expect(live.some((ref: string) => /Ai/.test(ref))).toBe(false);
-    expect(Object.keys(document.channels.room.messages)).toContain('AiSuggest');
+    // A live space answers every ai.suggest with ai.error, and so never sends ai.suggestion.
+    const live = Object.keys(document.channels.liveSpace.messages);
+    expect(live).toEqual(expect.arrayContaining(['AiSuggest', 'AiError']));
+    expect(live).not.toContain('AiSuggestion');
+    expect(Object.keys(document.channels.room.messages)).toContain('AiSuggestion');
+    expect(document.components.messages.ChatSend.payload.schema.properties.body).toMatchObject({ minLength: 1, maxLength: 4000 });
   });
 
   it('reads client messages strictly and says what is wrong', () => {
