@@ -6,7 +6,6 @@
 // the person who asked inserts it or not. Without AI_BASE_URL, in a live
 // space, for a viewer or commenter, or with aiSuggest off, the answer is a
 // refusal and nothing leaves the server.
-import type { Connection, onStatelessPayload } from '@hocuspocus/server';
 import { roomRoleCan } from '../lib/access/rooms.ts';
 import { AiError, aiConfigured } from '../lib/ai/client.ts';
 import { ApiError } from '../lib/core/errors.ts';
@@ -14,12 +13,12 @@ import { log } from '../lib/log.ts';
 import { aiLimit, suggestForPage } from '../lib/rooms/ai.ts';
 import { aiSuggestOn } from '../lib/rooms/sockets.ts';
 import type { ClientMessage } from '../lib/schemas/socket.ts';
-import { send, type SocketContext } from './socket.ts';
+import { send, type StatelessPayload } from './socket.ts';
 
 export const OFF = 'AI suggestions are off';
 
-export async function suggest({ connection, document }: onStatelessPayload & { connection: Connection }, message: Extract<ClientMessage, { kind: 'ai.suggest' }>) {
-  const context = connection.context as SocketContext;
+export async function suggest({ connection, document }: StatelessPayload, message: Extract<ClientMessage, { kind: 'ai.suggest' }>) {
+  const { context } = connection;
   const id = message.id ?? null;
   const refuse = (text: string) => send(connection, { kind: 'ai.error', id, message: text });
   if (context.kind !== 'room') return refuse(`${OFF} in live spaces.`);

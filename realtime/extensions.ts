@@ -4,22 +4,22 @@
 // messages (chat, AI), presence and the access re-check (persistence is in persistence.ts). The messages are
 // defined in lib/schemas/socket.ts; the database is reached through lib/rooms
 // and lib/access only.
-import type { beforeHandleMessagePayload, Connection, Extension, onAuthenticatePayload, onStatelessPayload, connectedPayload, beforeHandleAwarenessPayload } from '@hocuspocus/server';
+import type { Extension } from '@hocuspocus/server';
 import { capsOf, roomRoleCan, socketRoles } from '../lib/access/rooms.ts';
 import { config } from '../lib/config.ts';
 import type { RoomRole } from '../lib/db/generated/client.ts';
 import { ApiError } from '../lib/core/errors.ts';
 import { log } from '../lib/log.ts';
-import { postMessage, recentMessages, type ChatMessage } from '../lib/rooms/messages.ts';
+import { postMessage, recentMessages } from '../lib/rooms/messages.ts';
 import { frameUpdate, updateMisfit } from '../lib/rooms/document-model.ts';
-import { parseClientMessage, type ClientMessage } from '../lib/schemas/socket.ts';
+import { parseClientMessage, type ClientMessage, type SocketChatMessage } from '../lib/schemas/socket.ts';
 import { suggest } from './ai.ts';
-import { CLOSE_FORBIDDEN, CLOSE_PROTOCOL, send, type SocketContext } from './socket.ts';
+import { CLOSE_FORBIDDEN, CLOSE_PROTOCOL, send, type SocketConnection, type SocketContext, type StatelessPayload } from './socket.ts';
 
 const canEdit = (role: RoomRole) => roomRoleCan(role, 'edit');
 
 /** Tells the socket why, then closes the WebSocket itself: a hostile client gets no second chance on it. */
-function cutOff(context: SocketContext, connection: Connection | null, message: string) {
+function cutOff(context: SocketContext, connection: SocketConnection | null, message: string) {
   if (connection) send(connection, { kind: 'access.revoked', message });
   context.socket.close(CLOSE_FORBIDDEN, 'Forbidden');
 }
@@ -33,9 +33,9 @@ class Refused extends Error {
   }
 }
 
-export const ticketAuth: Extension = {
+export const ticketAuth: Extension<SocketContext> = {
   extensionName: 'ticket-auth',
-  async onAuthenticate({ context, documentName, connectionConfig }: onAuthenticatePayload<SocketContext>) {
+  async onAuthenticate({ context, documentName, connectionConfig }) {
     // One Auth per socket, for the room its ticket named. A second one (after
     // closing the document, or for another session of it) would otherwise be
     // trusted with the role of the first.
@@ -59,23 +59,22 @@ export const ticketAuth: Extension = {
  * is applied (lib/rooms/document-model.ts): one that does not fit ends the
  * socket (4400) and reaches nobody, so no client can break a room for good.
  */
-export const documentModel: Extension = {
+export const documentModel: Extension<SocketContext> = {
   extensionName: 'document-model',
-  async beforeHandleMessage({ update, document, context }: beforeHandleMessagePayload) {
+  async beforeHandleMessage({ update, document, context }) {
     const carried = frameUpdate(update);
     const why = carried && updateMisfit(document, carried);
     if (!why) return;
-    const socket = context as SocketContext;
-    log.info('room update refused', { roomId: socket.roomId, userId: socket.user.id, why });
-    socket.socket.close(CLOSE_PROTOCOL, 'Update does not fit the document');
+    log.info('room update refused', { roomId: context.roomId, userId: context.user.id, why });
+    context.socket.close(CLOSE_PROTOCOL, 'Update does not fit the document');
     throw new Refused(`This update does not fit the room's document: ${why}.`);
   },
 };
 
-type Handler<K extends ClientMessage['kind']> = (payload: onStatelessPayload & { connection: Connection }, message: Extract<ClientMessage, { kind: K }>) => Promise<void>;
+type Handler<K extends ClientMessage['kind']> = (payload: StatelessPayload, message: Extract<ClientMessage, { kind: K }>) => Promise<void>;
 
 const postChat: Handler<'chat.send'> = async ({ connection }, message) => {
-  const context = connection.context as SocketContext;
+  const { context } = connection;
   const id = message.id ?? null;
   if (!roomRoleCan(context.role, 'comment')) return send(connection, { kind: 'chat.error', id, message: 'Viewers cannot chat here.' });
   try {
@@ -90,16 +89,16 @@ const handlers: { [K in ClientMessage['kind']]: Handler<K> } = { 'chat.send': po
 const errorKind = { 'chat.send': 'chat.error', 'ai.suggest': 'ai.error' } as const;
 
 /** Stateless messages: each is parsed with its schema and handed to its one handler; anything else is answered with an error. */
-export const messages: Extension = {
+export const messages: Extension<SocketContext> = {
   extensionName: 'messages',
-  async connected({ connection, context }: connectedPayload<SocketContext>) {
+  async connected({ connection, context }) {
     // Rooms say whether this server has an AI service (the room's own
     // aiSuggest is in its record); live spaces never mention AI.
     const ai = context.kind === 'room' ? { ai: config.ai !== null } : {};
     send(connection, { kind: 'hello', role: context.role, caps: capsOf(context.role), user: context.user, ...ai });
     send(connection, { kind: 'chat.history', messages: await recentMessages(context.roomId, [...context.hidden]) });
   },
-  async onStateless(payload: onStatelessPayload) {
+  async onStateless(payload: StatelessPayload) {
     const { connection } = payload;
     const parsed = parseClientMessage(payload.payload);
     if (!parsed.ok) {
@@ -112,10 +111,9 @@ export const messages: Extension = {
 };
 
 /** Delivers a stored message to this node's sockets of its room, except to those who blocked its author. */
-export function deliverChat(connections: Connection[], message: ChatMessage) {
+export function deliverChat(connections: SocketConnection[], message: SocketChatMessage) {
   for (const connection of connections) {
-    const context = connection.context as SocketContext;
-    if (message.author && context.hidden.has(message.author.id)) continue;
+    if (message.author && connection.context.hidden.has(message.author.id)) continue;
     send(connection, { kind: 'chat.message', message });
   }
 }
@@ -126,10 +124,10 @@ export function deliverChat(connections: Connection[], message: ChatMessage) {
  * each state's `user.id` and `user.handle` are overwritten with the socket's
  * own, so nobody can show up as someone else.
  */
-export const presence: Extension = {
+export const presence: Extension<SocketContext> = {
   extensionName: 'presence',
-  async beforeHandleAwareness({ states, connection }: beforeHandleAwarenessPayload<SocketContext>) {
-    const context = connection?.context as SocketContext | undefined;
+  async beforeHandleAwareness({ states, connection }) {
+    const context = connection?.context;
     if (!context) return;
     for (const state of states.values()) {
       if (state && typeof state === 'object' && state.user && typeof state.user === 'object') {
@@ -148,9 +146,9 @@ const holderOf = (context: SocketContext) => ({ roomId: context.roomId, kind: co
  * and its WebSocket closed (4403); one whose role changed is told and made
  * read-only or writable.
  */
-export async function recheckSockets(connections: Connection[]): Promise<void> {
+export async function recheckSockets(connections: SocketConnection[]): Promise<void> {
   if (connections.length === 0) return;
-  const contexts = connections.map((c) => c.context as SocketContext);
+  const contexts = connections.map((c) => c.context);
   const roles = await socketRoles(contexts.map(holderOf));
   connections.forEach((connection, i) => {
     const context = contexts[i];

@@ -2,7 +2,8 @@
 //   - every update a socket sends is appended to the room's log (RoomUpdate),
 //     and the client's acknowledgement (Hocuspocus's sync status "applied")
 //     waits for that append, so an acknowledged edit survives a kill -9 of the
-//     node. The update itself is applied and sent to the room at once: until
+//     node. The wait is in the transport Hocuspocus is handed
+//     (durableTransport), the seam it supports for any WebSocket-like object. The update itself is applied and sent to the room at once: until
 //     it is acknowledged the writer's client keeps it and sends it again after
 //     a reconnect, so a crash in between loses nothing either;
 //   - a moment after edits stop (Hocuspocus's debounce) the whole document is
@@ -11,13 +12,14 @@
 // Appends are group-committed: while one INSERT is in flight, the updates that
 // arrive meanwhile wait and go together in the next, so a busy node pays about
 // one round trip per batch rather than per keystroke.
-import type { afterUnloadDocumentPayload, beforeHandleMessagePayload, Connection, Extension, onLoadDocumentPayload, onStoreDocumentPayload } from '@hocuspocus/server';
+import type { Extension, WebSocketLike } from '@hocuspocus/server';
+import type { Peer } from 'crossws';
 import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
 import { log } from '../lib/log.ts';
 import { frameUpdate } from '../lib/rooms/document-model.ts';
 import { appendRoomUpdates, loadRoomState, storeRoomState } from '../lib/rooms/document-store.ts';
-import { CLOSE_FORBIDDEN, RECONNECT_CLOSE_CODE, type SocketContext } from './socket.ts';
+import { CLOSE_FORBIDDEN, RECONNECT_CLOSE_CODE, type SocketContext, type SocketState } from './socket.ts';
 
 type Pending = { roomId: string; update: Uint8Array; done: (id: bigint | null, error?: unknown) => void };
 
@@ -54,28 +56,33 @@ function isSyncStatus(frame: Uint8Array): boolean {
 }
 const SYNC_STATUS = 8;
 
-export function createPersistence(): Extension {
+/**
+ * The socket as Hocuspocus sees it: every frame goes out at once except an
+ * acknowledgement, which waits until the socket's updates so far are logged.
+ */
+export function durableTransport(peer: Peer, socket: SocketState): WebSocketLike {
+  return {
+    send(frame) {
+      const logged = socket.logged;
+      if (!logged || !(frame instanceof Uint8Array) || !isSyncStatus(frame)) return peer.send(frame);
+      void logged.then(() => peer.send(frame));
+    },
+    close: (code, reason) => peer.close(code, reason),
+    get readyState() {
+      return peer.websocket.readyState ?? WebSocket.CLOSED;
+    },
+  };
+}
+
+export function createPersistence(): Extension<SocketContext> {
   const append = groupCommit();
   /** Per document: logged updates now applied to it (deleted at the next store). */
   const applied = new Map<string, bigint[]>();
-  /** Per connection: its latest append; its acknowledgements wait for it. */
-  const gates = new WeakMap<Connection, Promise<unknown>>();
   const foldedOf = (name: string) => applied.get(name) ?? applied.set(name, []).get(name)!;
-
-  /** Holds back the connection's acknowledgements until its updates so far are logged; everything else goes at once. */
-  const gateAcknowledgements = (connection: Connection) => {
-    if (gates.has(connection)) return;
-    const send = connection.send.bind(connection);
-    connection.send = (frame: Uint8Array) => {
-      const gate = gates.get(connection);
-      if (!gate || !isSyncStatus(frame)) return send(frame);
-      void gate.then(() => send(frame));
-    };
-  };
 
   return {
     extensionName: 'persistence',
-    async onLoadDocument({ document, documentName }: onLoadDocumentPayload) {
+    async onLoadDocument({ document, documentName }) {
       const { state, logged } = await loadRoomState(documentName);
       if (state) Y.applyUpdate(document, state);
       for (const entry of logged) Y.applyUpdate(document, entry.update);
@@ -87,34 +94,31 @@ export function createPersistence(): Extension {
     },
     // After the model check (documentModel runs first). Not awaited: Hocuspocus applies the
     // update and relays it now; only the writer's acknowledgement waits for the log.
-    async beforeHandleMessage({ update, documentName, connection, context }: beforeHandleMessagePayload) {
+    async beforeHandleMessage({ update, documentName, connection, context }) {
       if (connection.readOnly) return; // its updates are refused, not applied
       const carried = frameUpdate(update);
       // An empty update (a new client's sync step 2) changes nothing: nothing to keep.
       if (!carried || carried.byteLength <= 2) return;
-      gateAcknowledgements(connection);
-      const previous = gates.get(connection) ?? Promise.resolve();
+      const { socket } = context;
+      const previous = socket.logged;
       const logged = append(documentName, carried).then(
         (id) => {
           // Applied by now (the append takes a round trip; the update was applied right after this hook).
           if (id !== null) return void foldedOf(documentName).push(id);
-          (context as SocketContext).socket.close(CLOSE_FORBIDDEN, 'Room deleted');
+          socket.close(CLOSE_FORBIDDEN, 'Room deleted');
           return Promise.reject(new Error('room deleted'));
         },
         (error: unknown) => {
           // Not logged, so never acknowledged: the client sends it again after reconnecting.
           log.error('room update not logged', { roomId: documentName, error: error instanceof Error ? error.message : String(error) });
-          (context as SocketContext).socket.close(RECONNECT_CLOSE_CODE, 'Reconnect');
+          socket.close(RECONNECT_CLOSE_CODE, 'Reconnect');
           return Promise.reject(error);
         },
       );
-      // In order: an acknowledgement waits for every earlier append of the connection too.
-      gates.set(
-        connection,
-        Promise.all([previous, logged]).catch(() => new Promise(() => {})),
-      );
+      // In order: an acknowledgement waits for every earlier append of the socket too; after a failure, never.
+      socket.logged = Promise.all([previous, logged]).catch(() => new Promise(() => {}));
     },
-    async onStoreDocument({ document, documentName, lastContext }: onStoreDocumentPayload<SocketContext>) {
+    async onStoreDocument({ document, documentName, lastContext }) {
       // Taken before encoding: each of these is applied, so the state below holds it.
       const folded = foldedOf(documentName).splice(0);
       try {
@@ -124,7 +128,7 @@ export function createPersistence(): Extension {
         throw error;
       }
     },
-    async afterUnloadDocument({ documentName }: afterUnloadDocumentPayload) {
+    async afterUnloadDocument({ documentName }) {
       applied.delete(documentName);
     },
   };

@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
+import type { Peer } from 'crossws';
 import crossws from 'crossws/adapters/node';
 import { config } from '../lib/config.ts';
 import type { RoomKind } from '../lib/db/generated/client.ts';
@@ -22,7 +23,7 @@ import { loadMessage } from '../lib/rooms/messages.ts';
 import { admitSocket } from '../lib/rooms/sockets.ts';
 import { roomAdmission } from './admission.ts';
 import { deliverChat, documentModel, messages, presence, recheckSockets, ticketAuth } from './extensions.ts';
-import { createPersistence } from './persistence.ts';
+import { createPersistence, durableTransport } from './persistence.ts';
 import { RECONNECT_CLOSE_CODE, send, type SocketContext, type SocketState } from './socket.ts';
 
 const SOCKET_PATH = /^\/v1\/(rooms|live-spaces)\/([A-Za-z0-9_-]{1,100})\/ws$/;
@@ -67,13 +68,13 @@ export const RECONNECT_SPREAD_MS = 1000;
 
 export function createRealtime(options: RealtimeOptions = {}): Realtime {
   // In this order: an update is checked against the model, then logged, then applied.
-  const extensions: Extension[] = [ticketAuth, documentModel, createPersistence(), messages, presence];
+  const extensions: Extension<SocketContext>[] = [ticketAuth, documentModel, createPersistence(), messages, presence];
   const redisUrl = options.redisUrl ?? config.redisUrl;
   if (redisUrl) {
     const url = new URL(redisUrl);
     extensions.push(new RedisExtension({ host: url.hostname, port: Number(url.port || 6379), options: { password: url.password || undefined, db: Number(url.pathname.slice(1) || 0) }, prefix: 'atrium-rooms', ...(options.name ? { identifier: options.name } : {}) }));
   }
-  const hocuspocus = new Hocuspocus({
+  const hocuspocus = new Hocuspocus<SocketContext>({
     name: options.name ?? null,
     quiet: true,
     debounce: options.debounceMs ?? 2000,
@@ -87,6 +88,8 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
   const connectionsOf = (roomId: string) => hocuspocus.documents.get(roomId)?.getConnections() ?? [];
   const admission = roomAdmission(() => options.maxRoomConnections ?? config.roomMaxConnections);
   const open = new Set<SocketState>();
+  /** Each open socket's Hocuspocus side, which reads its frames. */
+  const clients = new WeakMap<Peer, ReturnType<Hocuspocus['handleConnection']>>();
 
   const ws = crossws({
     serverOptions: { maxPayload: MAX_MESSAGE_BYTES },
@@ -117,7 +120,7 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
           realtimeSocketRefusals.inc({ code: 'rate_limited' });
           return errorResponse('rate_limited', 'This room has as many people connected as it takes; try again later.', { 'retry-after': String(ROOM_FULL_RETRY_SECONDS) });
         }
-        const socket: SocketState = { authenticated: false, close: () => {}, place };
+        const socket: SocketState = { authenticated: false, close: () => {}, place, logged: null };
         const context: SocketContext = { ...holder, roomId, kind, hidden: new Set(holder.hidden), socket };
         return { context: { atrium: context } };
       },
@@ -127,16 +130,16 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
         context.socket.place.opened();
         open.add(context.socket);
         realtimeSocketsOpened.inc();
-        (peer as unknown as { _atrium: ReturnType<Hocuspocus['handleConnection']> })._atrium = hocuspocus.handleConnection(peer.websocket as WebSocket, peer.request as Request, context);
+        clients.set(peer, hocuspocus.handleConnection(durableTransport(peer, context.socket), peer.request as Request, context));
       },
       message(peer, message) {
-        (peer as unknown as { _atrium?: ReturnType<Hocuspocus['handleConnection']> })._atrium?.handleMessage(message.uint8Array());
+        clients.get(peer)?.handleMessage(message.uint8Array());
       },
       close(peer, event) {
         const socket = (peer.context as { atrium?: SocketContext }).atrium?.socket;
         socket?.place.free();
         if (socket) open.delete(socket);
-        (peer as unknown as { _atrium?: ReturnType<Hocuspocus['handleConnection']> })._atrium?.handleClose({ code: event.code ?? 1000, reason: event.reason ?? '' });
+        clients.get(peer)?.handleClose({ code: event.code ?? 1000, reason: event.reason ?? '' });
       },
       error(_peer, error) {
         log.warn('room socket error', { error: String(error) });
@@ -168,8 +171,8 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
       for (const connection of connectionsOf(event.roomId)) send(connection, { kind: 'chat.deleted', messageId: event.messageId });
       return;
     }
-    void loadMessage(event.messageId).then((message) => {
-      if (message && message.roomId === event.roomId) deliverChat(connectionsOf(event.roomId), message);
+    void loadMessage(event.messageId).then((loaded) => {
+      if (loaded && loaded.roomId === event.roomId) deliverChat(connectionsOf(event.roomId), loaded.message);
     });
   };
   const bus = subscribeRoomEvents(onEvent);

@@ -196,8 +196,17 @@ export function updateMisfit(doc: Y.Doc, update: Uint8Array): string | null {
 const SYNC_TYPES = new Set([0, 4]);
 const UPDATE_TYPES = new Set([1, 2]);
 
+// Each frame is read once: the model check and the log both ask for its update.
+const carriedBy = new WeakMap<Uint8Array, Uint8Array | null>();
+
 /** The Yjs update a socket frame carries, or null for any other frame (auth, awareness, sync step 1, stateless). */
 export function frameUpdate(frame: Uint8Array): Uint8Array | null {
+  let carried = carriedBy.get(frame);
+  if (carried === undefined) carriedBy.set(frame, (carried = readFrameUpdate(frame)));
+  return carried;
+}
+
+function readFrameUpdate(frame: Uint8Array): Uint8Array | null {
   try {
     const decoder = decoding.createDecoder(frame);
     decoding.readVarString(decoder);
