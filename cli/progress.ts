@@ -1,16 +1,6 @@
 // Progress of long work: one line redrawn in place on a terminal, a few plain
 // lines otherwise (logs and CI stay readable). Written to stderr.
-const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
+import { formatBytes } from '../lib/format.ts';
 
 export class Progress {
   readonly label: string;

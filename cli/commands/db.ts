@@ -6,7 +6,7 @@ import { spacedbApi } from '../../lib/schemas/spacedb.ts';
 import { splitStatements } from '../../lib/spacedb/sql.ts';
 import { globalOptions, signedInClient } from '../context.ts';
 import { CliError, formatTime, printJson, printTable, say } from '../output.ts';
-import { formatBytes } from '../progress.ts';
+import { formatBytes } from '../../lib/format.ts';
 import { spaceIdFor, withSpaceOption } from '../space-link.ts';
 
 type Cell = string | number | null | { blob: string };

@@ -7,7 +7,8 @@ import { spacesApi, type Diff, type FileEntryInput } from '../../lib/schemas/spa
 import { fileBody, globalOptions, signedInClient } from '../context.ts';
 import { CliError, note, printJson, say } from '../output.ts';
 import { eachLimit } from '../../lib/pool.ts';
-import { formatBytes, Progress } from '../progress.ts';
+import { formatBytes } from '../../lib/format.ts';
+import { Progress } from '../progress.ts';
 import { hashFiles } from '../push/hash.ts';
 import { walk } from '../push/walk.ts';
 import { readLink, spaceIdFor, withSpaceOption } from '../space-link.ts';

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { spacesApi } from '../../lib/schemas/spaces.ts';
 import { fileBody, globalOptions, nodeStream, signedInClient } from '../context.ts';
 import { CliError, formatTime, printJson, printTable, say } from '../output.ts';
-import { formatBytes } from '../progress.ts';
+import { formatBytes } from '../../lib/format.ts';
 import { spaceIdFor, withSpaceOption } from '../space-link.ts';
 
 

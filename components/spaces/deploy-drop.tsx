@@ -6,7 +6,8 @@ import { useState } from 'react';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { FileDrop, type DropProgress, type PickedFile } from '@/components/ui/file-drop.tsx';
 import { deploy, siteFiles, type DeployProgress, type DeployResult } from '@/lib/web/deploy.ts';
-import { formatBytes, plural } from '@/lib/web/format.ts';
+import { formatBytes } from '@/lib/format.ts';
+import { plural } from '@/lib/web/format.ts';
 
 const PICKERS = [
   { label: 'Folder to publish', text: 'Choose a folder', folder: true },

@@ -2,7 +2,7 @@
 // <details>, so Enter and Space toggle them and screen readers hear whether
 // each is expanded), with the size of every file and folder.
 import { focusRing } from '@/components/ui/button.tsx';
-import { formatBytes } from '@/lib/web/format.ts';
+import { formatBytes } from '@/lib/format.ts';
 import type { TreeFolder } from '@/lib/web/file-view.ts';
 
 type Props = {

@@ -4,7 +4,7 @@ import { CodeLines } from '@/components/spaces/code-lines.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
 import type { Space } from '@/lib/schemas/spaces.ts';
 import type { readFile } from '@/lib/spaces/publishing.ts';
-import { formatBytes } from '@/lib/web/format.ts';
+import { formatBytes } from '@/lib/format.ts';
 import { encodePath, fileView, htmlLines, spaceAsset, spaceLink, typeLabel, type LinkContext } from '@/lib/web/file-view.ts';
 
 type Props = {

@@ -6,7 +6,8 @@ import { FileDrop, type DropProgress } from '@/components/ui/file-drop.tsx';
 import { useToast } from '@/components/ui/toast.tsx';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
 import { web } from '@/lib/web/api-client.ts';
-import { formatBytes, plural } from '@/lib/web/format.ts';
+import { formatBytes } from '@/lib/format.ts';
+import { plural } from '@/lib/web/format.ts';
 import { uploadBytes } from '@/lib/web/upload.ts';
 
 /** Uploads each file chosen or dropped, one after the other, as the raw body the API takes, with progress. */

@@ -29,19 +29,6 @@ export function relativeTime(ms: number, now: number, locale?: string): string |
   return null;
 }
 
-/** 1.2 MB, 340 KB, 12 bytes. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${value.toLocaleString('en', { maximumFractionDigits: value < 10 ? 1 : 0 })} ${units[unit]}`;
-}
-
 /** "1 reply", "2 replies", "0 visitors": the count with its noun in the right number. */
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;

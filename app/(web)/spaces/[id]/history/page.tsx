@@ -10,7 +10,7 @@ import type { Caller } from '@/lib/core/caller.ts';
 import type { Space } from '@/lib/schemas/spaces.ts';
 import { listAliases } from '@/lib/spaces/aliases.ts';
 import { fileHistory, listVersions, versionDetail } from '@/lib/spaces/publishing.ts';
-import { formatBytes } from '@/lib/web/format.ts';
+import { formatBytes } from '@/lib/format.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { one, spaceHref, versionNumber, type SearchParams } from '@/lib/web/space-page.ts';
 import { spacePage } from '@/app/(web)/spaces/[id]/space-page.ts';
