@@ -79,10 +79,6 @@ export function standingFrom(role: WorkspaceRole | null, listedViewer: boolean, 
   return role ? { role, listedViewer: false, unlocked } : { role: null, listedViewer, unlocked };
 }
 
-export async function spacePermissions(actor: Actor | null, space: SpaceForAccess, unlocked = false): Promise<SpacePermissions> {
-  return permissionsFor(space, await standingOf(actor, space, unlocked));
-}
-
 /**
  * The spaces a person finds in search: their workspaces' and those listing
  * them as a viewer, which they view without a password. Public spaces of other

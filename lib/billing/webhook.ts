@@ -19,18 +19,6 @@ import { isGone, stripe, webhooks } from './stripe.ts';
 /** Stripe's events are small; anything larger is not one. */
 const MAX_EVENT_BYTES = 512 * 1024;
 
-/** The event types acted on; others are acknowledged (and recorded) without effect. */
-export const HANDLED_EVENTS = [
-  'checkout.session.completed',
-  'customer.subscription.created',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-  'customer.subscription.paused',
-  'customer.subscription.resumed',
-  'invoice.payment_failed',
-  'invoice.paid',
-] as const;
-
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
 
 /** The subscription an event is about, and the workspace it names (metadata), if any. */
