@@ -289,20 +289,7 @@ export async function promoteApp(caller: SignedInCaller, id: string): Promise<Ap
   const { row } = await appWith(caller.actor.user.id, id, 'manage');
   requireLive(row);
   if (row.liveVersion === row.previewVersion) throw new ApiError('conflict', `Version ${row.previewVersion} is already live; build again to have something to promote.`);
-  const spec = await specOf(row.spaceId, row.previewVersion);
-  if (spec) await prepareLiveData(id, spec, caller.actor.user.id);
-  await db.$transaction(async (tx) => {
-    await tx.app.update({ where: { id }, data: { liveVersion: row.previewVersion } });
-    const deploy = await addDeploy(tx, id, row.previewVersion, 'promote', caller.actor);
-    await recordAudit(tx, {
-      workspaceId: row.room.workspace.id,
-      actor: auditActor(caller),
-      action: 'app.promoted',
-      target: auditTarget(row),
-      details: { from: row.liveVersion, version: row.previewVersion, deploy },
-    });
-  });
-  return reload(id, 'owner');
+  return makeLive(caller, row, row.previewVersion, 'promote', { action: 'app.promoted', details: {} });
 }
 
 export async function rollbackApp(caller: SignedInCaller, id: string, deployNumber: number): Promise<App> {
@@ -311,20 +298,25 @@ export async function rollbackApp(caller: SignedInCaller, id: string, deployNumb
   const target = await db.appDeploy.findUnique({ where: { appId_number: { appId: id, number: deployNumber } } });
   if (!target) throw new ApiError('not_found', `No deploy ${deployNumber} of this app.`);
   if (target.version === row.liveVersion) throw new ApiError('conflict', `Version ${target.version} (deploy ${deployNumber}) is what is live already.`);
-  const spec = await specOf(row.spaceId, target.version);
-  if (spec) await prepareLiveData(id, spec, caller.actor.user.id);
+  return makeLive(caller, row, target.version, 'rollback', { action: 'app.rolled_back', details: { toDeploy: deployNumber } });
+}
+
+/** Puts `version` live (a promotion or a rollback): its data prepared, then the switch, its deploy and its audit entry in one transaction. */
+async function makeLive(caller: SignedInCaller, row: AppRow, version: number, kind: 'promote' | 'rollback', audit: { action: 'app.promoted' | 'app.rolled_back'; details: Record<string, number> }): Promise<App> {
+  const spec = await specOf(row.spaceId, version);
+  if (spec) await prepareLiveData(row.id, spec, caller.actor.user.id);
   await db.$transaction(async (tx) => {
-    await tx.app.update({ where: { id }, data: { liveVersion: target.version } });
-    const deploy = await addDeploy(tx, id, target.version, 'rollback', caller.actor);
+    await tx.app.update({ where: { id: row.id }, data: { liveVersion: version } });
+    const deploy = await addDeploy(tx, row.id, version, kind, caller.actor);
     await recordAudit(tx, {
       workspaceId: row.room.workspace.id,
       actor: auditActor(caller),
-      action: 'app.rolled_back',
+      action: audit.action,
       target: auditTarget(row),
-      details: { from: row.liveVersion, version: target.version, toDeploy: deployNumber, deploy },
+      details: { from: row.liveVersion, version, ...audit.details, deploy },
     });
   });
-  return reload(id, 'owner');
+  return reload(row.id, 'owner');
 }
 
 export type PatchAppInput = { name?: string; access?: AppAccess; newJoinCode?: boolean; paused?: boolean };
@@ -408,10 +400,4 @@ export async function listEndUsers({ actor }: SignedInCaller, id: string): Promi
       lastSeenAt: r.lastSeenAt.getTime(),
     })),
   };
-}
-
-/** How many apps each room has, for the room records. */
-export async function appCounts(roomIds: string[]): Promise<Map<string, number>> {
-  const rows = await db.app.groupBy({ by: ['roomId'], where: { roomId: { in: roomIds } }, _count: { _all: true } });
-  return new Map(rows.map((r) => [r.roomId, r._count._all]));
 }
