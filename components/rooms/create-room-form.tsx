@@ -1,9 +1,8 @@
 'use client';
 
 import type { FormEvent } from 'react';
-import { Button } from '@/components/ui/button.tsx';
-import { ErrorNote } from '@/components/ui/card.tsx';
 import { Field, SelectField } from '@/components/ui/field.tsx';
+import { FormFooter } from '@/components/ui/form-footer.tsx';
 import { web } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 import { KIND, type RoomKindName } from './kinds.ts';
@@ -48,12 +47,7 @@ export function CreateRoomForm({ kind, workspaces, current }: { kind: RoomKindNa
         ))}
       </SelectField>
       <Field label="What is it for? (optional)" name="prompt" maxLength={4000} />
-      <div className="sm:col-span-2">
-        <Button type="submit" disabled={busy}>
-          Create {noun.toLowerCase()}
-        </Button>
-        {error ? <ErrorNote>{error}</ErrorNote> : null}
-      </div>
+      <FormFooter busy={busy} label={`Create ${noun.toLowerCase()}`} busyLabel="Creating…" error={error} columns={2} />
     </form>
   );
 }

@@ -8,6 +8,7 @@ import { control, Field } from '@/components/ui/field.tsx';
 import { Dialog, useConfirm } from '@/components/ui/dialog.tsx';
 import { useToast } from '@/components/ui/toast.tsx';
 import { ChoiceField } from '@/components/ui/choice-field.tsx';
+import { FormFooter } from '@/components/ui/form-footer.tsx';
 import { web } from '@/lib/web/api-client.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
 import { useAction } from '@/lib/web/use-action.ts';
@@ -180,14 +181,7 @@ export function InviteByHandleForm({ slug, roles }: { slug: string; roles: Role[
     <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
       <Field label="Handle" name="handle" required placeholder="their-handle" autoComplete="off" />
       <ChoiceField label="Role" name="role" choices={roles} defaultValue="member" />
-      <Button type="submit" disabled={busy}>
-        {busy ? 'Inviting…' : 'Invite'}
-      </Button>
-      {error ? (
-        <div className="sm:col-span-3">
-          <ErrorNote>{error}</ErrorNote>
-        </div>
-      ) : null}
+      <FormFooter busy={busy} label="Invite" busyLabel="Inviting…" error={error} columns={3} />
     </form>
   );
 }

@@ -3,9 +3,9 @@
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button.tsx';
-import { ErrorNote } from '@/components/ui/card.tsx';
 import { Field } from '@/components/ui/field.tsx';
 import { ChoiceField } from '@/components/ui/choice-field.tsx';
+import { FormFooter } from '@/components/ui/form-footer.tsx';
 import type { InviteLinkResult } from '@/lib/schemas/workspaces.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { workspacesApi } from '@/lib/schemas/workspaces.ts';
@@ -61,16 +61,7 @@ export function CreateInviteLinkForm({ slug, roles }: { slug: string; roles: str
         />
         <Field label="Maximum uses (optional)" name="maxUses" type="number" min={1} max={10000} hint="Empty: any number of people until it expires." />
         <Field label="Expires after (days)" name="expiresInDays" type="number" min={1} max={90} defaultValue={7} required />
-        <div className="sm:col-span-2">
-          <Button type="submit" disabled={busy}>
-            {busy ? 'Creating…' : 'Create invite link'}
-          </Button>
-        </div>
-        {error ? (
-          <div className="sm:col-span-2">
-            <ErrorNote>{error}</ErrorNote>
-          </div>
-        ) : null}
+        <FormFooter busy={busy} label="Create invite link" busyLabel="Creating…" error={error} columns={2} />
       </form>
       {created ? (
         <div className="rounded-md border border-green-300 bg-green-50 p-4" role="status" aria-label="New invite link">

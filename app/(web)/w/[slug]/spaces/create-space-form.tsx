@@ -1,10 +1,9 @@
 'use client';
 
 import type { FormEvent } from 'react';
-import { Button } from '@/components/ui/button.tsx';
-import { ErrorNote } from '@/components/ui/card.tsx';
 import { ChoiceField } from '@/components/ui/choice-field.tsx';
 import { Field } from '@/components/ui/field.tsx';
+import { FormFooter } from '@/components/ui/form-footer.tsx';
 import { web } from '@/lib/web/api-client.ts';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
 import { useAction } from '@/lib/web/use-action.ts';
@@ -25,14 +24,7 @@ export function CreateSpaceForm({ workspace }: { workspace: string }) {
     <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
       <Field label="Name" name="name" required maxLength={255} autoComplete="off" />
       <ChoiceField label="Visibility" name="visibility" choices={['public', 'members']} defaultValue="public" />
-      <Button type="submit" disabled={busy}>
-        {busy ? 'Creating…' : 'Create space'}
-      </Button>
-      {error ? (
-        <div className="sm:col-span-3">
-          <ErrorNote>{error}</ErrorNote>
-        </div>
-      ) : null}
+      <FormFooter busy={busy} label="Create space" busyLabel="Creating…" error={error} columns={3} />
     </form>
   );
 }

@@ -2,10 +2,9 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { Button } from '@/components/ui/button.tsx';
-import { ErrorNote } from '@/components/ui/card.tsx';
 import { CopyField } from '@/components/ui/copy-button.tsx';
 import { CheckboxField, Field } from '@/components/ui/field.tsx';
+import { FormFooter } from '@/components/ui/form-footer.tsx';
 import { webhooksApi, type WebhookEventName } from '@/lib/schemas/webhooks.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
@@ -45,16 +44,7 @@ export function CreateWebhookForm({ slug, events }: { slug: string; events: Webh
             ))}
           </div>
         </fieldset>
-        <div className="sm:col-span-2">
-          <Button type="submit" disabled={busy}>
-            {busy ? 'Adding…' : 'Add webhook'}
-          </Button>
-        </div>
-        {error ? (
-          <div className="sm:col-span-2">
-            <ErrorNote>{error}</ErrorNote>
-          </div>
-        ) : null}
+        <FormFooter busy={busy} label="Add webhook" busyLabel="Adding…" error={error} columns={2} />
       </form>
       {secret ? (
         <div className="rounded-md border border-green-300 bg-green-50 p-4 dark:border-green-800 dark:bg-green-950" role="status" aria-label="Signing secret">
