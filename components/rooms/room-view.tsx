@@ -56,11 +56,11 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
         setChanges((c) => ({ people: c.people + 1, sources: c.sources + 1 }));
         setAiAvailable(event.ai === true);
         setCaps(event.caps);
-        setRole(event.role as Room['role']);
+        setRole(event.role);
         break;
       case 'access':
         setCaps(event.caps);
-        setRole(event.role as Room['role']);
+        setRole(event.role);
         break;
       case 'chat.history':
         setMessages(event.messages);

@@ -13,9 +13,8 @@ import { deleteSource, listSources, patchSource, sourceRaw, uploadSource } from 
 import { liveSpacesApi, roomsApi } from '@/lib/schemas/rooms.ts';
 
 function handlersOf(kind: RoomKind) {
-  // The two tables have the same operations; only the record type of a few answers differs.
-  const api = (kind === 'room' ? roomsApi : liveSpacesApi) as typeof roomsApi;
-  const listKey = kind === 'room' ? 'rooms' : 'liveSpaces';
+  // The two tables have the same operations, typed alike (a record is a room or a live space).
+  const api = kind === 'room' ? roomsApi : liveSpacesApi;
   return {
     collection: {
       GET: route(api.list, async ({ caller, query }) => ({ [listKey]: await listRooms(caller, kind, query.workspace) }) as never),
@@ -27,10 +26,13 @@ function handlersOf(kind: RoomKind) {
         await buildApp(caller, kind, room.id, {});
         return getRoom(caller, kind, room.id) as never;
       }),
+      // The list's key depends on the kind, which the answer's type cannot follow.
+      GET: route(api.list, async ({ caller, query }) => ({ [kind === 'room' ? 'rooms' : 'liveSpaces']: await listRooms(caller, kind, query.workspace) }) as never),
+      POST: route(api.create, async ({ caller, body }) => createRoom(caller, kind, body)),
     },
     room: {
-      GET: route(api.get, async ({ caller, params }) => getRoom(caller, kind, params.id) as never),
-      PATCH: route(api.patch, async ({ caller, params, body }) => patchRoom(caller, kind, params.id, body) as never),
+      GET: route(api.get, async ({ caller, params }) => getRoom(caller, kind, params.id)),
+      PATCH: route(api.patch, async ({ caller, params, body }) => patchRoom(caller, kind, params.id, body)),
       DELETE: route(api.delete, async ({ caller, params }) => deleteRoom(caller, kind, params.id)),
     },
     ticket: { POST: route(api.ticket, async ({ caller, params }) => issueTicket(caller, kind, params.id)) },
