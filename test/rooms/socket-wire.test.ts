@@ -9,7 +9,7 @@ import { Parser } from '@asyncapi/parser';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
-import { asyncApiDocument } from '@/lib/http/asyncapi.ts';
+import { asyncApiDocument } from '@/server/http/asyncapi.ts';
 import { MAX_CHAT_CHARS, serverMessages } from '@/lib/schemas/socket.ts';
 import { createRealtime } from '@/realtime/server.ts';
 import { createFrontServer } from '@/server/index.ts';

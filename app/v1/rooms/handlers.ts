@@ -17,18 +17,16 @@ function handlersOf(kind: RoomKind) {
   const api = kind === 'room' ? roomsApi : liveSpacesApi;
   return {
     collection: {
-      GET: route(api.list, async ({ caller, query }) => ({ [listKey]: await listRooms(caller, kind, query.workspace) }) as never),
+      // The list's key depends on the kind, which the answer's type cannot follow.
+      GET: route(api.list, async ({ caller, query }) => ({ [kind === 'room' ? 'rooms' : 'liveSpaces']: await listRooms(caller, kind, query.workspace) }) as never),
       POST: route(api.create, async ({ caller, body }) => {
         const room = await createRoom(caller, kind, body);
-        if (!body.build) return room as never;
+        if (!body.build) return room;
         // build: the first page becomes an app's preview (its build's outcome is on the app);
         // the room is read again since the build is its latest activity.
         await buildApp(caller, kind, room.id, {});
-        return getRoom(caller, kind, room.id) as never;
+        return getRoom(caller, kind, room.id);
       }),
-      // The list's key depends on the kind, which the answer's type cannot follow.
-      GET: route(api.list, async ({ caller, query }) => ({ [kind === 'room' ? 'rooms' : 'liveSpaces']: await listRooms(caller, kind, query.workspace) }) as never),
-      POST: route(api.create, async ({ caller, body }) => createRoom(caller, kind, body)),
     },
     room: {
       GET: route(api.get, async ({ caller, params }) => getRoom(caller, kind, params.id)),

@@ -1,4 +1,4 @@
-import { route } from '@/lib/http/route.ts';
+import { route } from '@/server/http/route.ts';
 import { notificationSettings, updateNotificationSettings } from '@/lib/notifications/notifications.ts';
 import { notificationsApi } from '@/lib/schemas/notifications.ts';
 

@@ -5,7 +5,7 @@ import { Card, EmptyState } from '@/components/ui/card.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { Time } from '@/components/ui/time.tsx';
 import { listUploads } from '@/lib/spaces/uploads.ts';
-import { formatBytes } from '@/lib/web/format.ts';
+import { formatBytes } from '@/lib/format.ts';
 import { spacePage } from '@/app/(web)/spaces/[id]/space-page.ts';
 
 export const metadata: Metadata = { title: 'Uploads' };
