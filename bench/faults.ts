@@ -9,7 +9,7 @@
 // space-database write and checks every node's cache file of the space.
 // Figures, not ratios: there is no baseline. `--smoke` runs one fault.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -314,12 +314,14 @@ function summarize(phase: Phase, outcomes: Outcome[]) {
   };
 }
 
-/** The space's cache file in every node's folder (DATA_DIR/spacedb/cache-<pid>/). */
+/** The space's cache file in every node's folder (DATA_DIR/spacedb/cache-<pid>/<space>.<generation>.sqlite). */
 function cacheFiles(dataDir: string, spaceId: string): string[] {
   const spacedb = path.join(dataDir, 'spacedb');
-  return readdirSync(spacedb)
-    .map((folder) => path.join(spacedb, folder, `${spaceId}.sqlite`))
-    .filter((candidate) => existsSync(candidate));
+  return readdirSync(spacedb).flatMap((folder) =>
+    readdirSync(path.join(spacedb, folder))
+      .filter((entry) => entry.startsWith(`${spaceId}.`) && entry.endsWith('.sqlite'))
+      .map((entry) => path.join(spacedb, folder, entry)),
+  );
 }
 
 function quickCheck(file: string): string {

@@ -19,6 +19,7 @@ import { spaceWith, type LoadedSpace } from '../spaces/spaces.ts';
 import {
   HISTORY_MS,
   headOf,
+  installCache,
   materialize,
   nextAt,
   noteCached,
@@ -453,12 +454,10 @@ export async function restoreDatabase(caller: Caller, spaceId: string, at: numbe
     await materialize(db, spaceId, seq, scratch, null);
     const bytes = fs.existsSync(scratch) ? fs.readFileSync(scratch) : Buffer.alloc(0);
     const image = await storeImage(bytes);
-    return await withWriteLock(spaceId, config.spacedbTimeoutMs, async () => ({ release() {} }), async (tx, head, file) => {
+    return await withWriteLock(spaceId, config.spacedbTimeoutMs, async () => ({ release() {} }), async (tx, head) => {
       const undoBookmark = `bm-${head.headSeq}`;
       const recorded = await recordImage(tx, spaceId, head, bytes, image);
-      for (const suffix of ['-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-      fs.writeFileSync(file, bytes);
-      noteCached(spaceId, recorded.seq);
+      installCache(spaceId, recorded.seq, bytes);
       await tx.spaceDbWrite.create({
         data: { id: newId('spaceDbWrite'), spaceId, userId: caller.actor!.user.id, origin: origin(caller, 'member'), statement: `-- restore to ${new Date(restoredTo).toISOString()} (bm-${seq})`, rowsWritten: 0 },
       });

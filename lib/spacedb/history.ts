@@ -59,11 +59,26 @@ function cacheRoot(): string {
   return cacheDir;
 }
 
-/** The change each cached file holds; a file not listed is rebuilt. */
-const cachedSeq = new Map<string, number>();
+/**
+ * Each space's cache file in this process, and the change it holds (null: not
+ * known, so rebuilt). Query processes keep read connections open between jobs
+ * (worker.ts), and SQLite may hold a file's -wal and -shm under their names
+ * until then, so this process never rewrites a file bytewise where a
+ * connection may see it: a catch-up, rebuild or restore writes a new
+ * generation, a new name, and unlinks the old one, whose kept connections are
+ * closed later by their process (it asks for this generation from then on).
+ * Changes made through SQLite (writes) stay in the same file.
+ */
+const cached = new Map<string, { file: string; seq: number | null }>();
+let generations = 0;
 
+const newGeneration = (spaceId: string) => path.join(cacheRoot(), `${spaceId}.${++generations}.sqlite`);
+
+/** The space's current cache file (it may not exist yet). */
 export function cacheFile(spaceId: string): string {
-  return path.join(cacheRoot(), `${spaceId}.sqlite`);
+  let entry = cached.get(spaceId);
+  if (!entry) cached.set(spaceId, (entry = { file: newGeneration(spaceId), seq: null }));
+  return entry.file;
 }
 
 function removeFiles(file: string): void {
@@ -72,8 +87,9 @@ function removeFiles(file: string): void {
 
 /** Forgets the cached file (after a killed write, or a failed commit of history). */
 export function dropCache(spaceId: string): void {
-  cachedSeq.delete(spaceId);
-  removeFiles(cacheFile(spaceId));
+  const entry = cached.get(spaceId);
+  cached.delete(spaceId);
+  if (entry) removeFiles(entry.file);
 }
 
 export function encodePages(delta: Delta): Buffer {
@@ -213,17 +229,36 @@ export const isCacheFault = (error: unknown): boolean => error instanceof JobRef
  * (worker.ts), and a replay checks what it built.
  */
 export async function syncCache(client: Tx | typeof db, spaceId: string, head: number): Promise<string> {
-  const file = cacheFile(spaceId);
-  const have = cachedSeq.get(spaceId);
-  if (have === head && fs.existsSync(file)) return file;
-  cachedSeq.delete(spaceId);
-  await materialize(client, spaceId, head, file, have !== undefined && fs.existsSync(file) ? have : null);
-  cachedSeq.set(spaceId, head);
-  return file;
+  const current = cacheFile(spaceId);
+  const have = cached.get(spaceId)!.seq;
+  if (have === head && fs.existsSync(current)) return current;
+  // Caught up in a copy: the current file may be open in a query process.
+  const next = newGeneration(spaceId);
+  const from = have !== null && fs.existsSync(current) ? have : null;
+  cached.set(spaceId, { file: next, seq: null });
+  removeFiles(next);
+  try {
+    if (from !== null) fs.copyFileSync(current, next);
+    await materialize(client, spaceId, head, next, from);
+  } finally {
+    removeFiles(current);
+  }
+  cached.set(spaceId, { file: next, seq: head });
+  return next;
 }
 
+/** The file holds change `seq`, written by SQLite in place (a write). */
 export function noteCached(spaceId: string, seq: number): void {
-  cachedSeq.set(spaceId, seq);
+  cached.set(spaceId, { file: cacheFile(spaceId), seq });
+}
+
+/** Makes `bytes` (change `seq`, a restore's image) the space's cache file, as a new generation. */
+export function installCache(spaceId: string, seq: number, bytes: Buffer): void {
+  const old = cacheFile(spaceId);
+  const next = newGeneration(spaceId);
+  fs.writeFileSync(next, bytes);
+  cached.set(spaceId, { file: next, seq });
+  removeFiles(old);
 }
 
 export type Head = { headSeq: number; headAt: Date; sinceSnapshotBytes: bigint };
@@ -381,7 +416,7 @@ export async function withWriteLock<T, R extends { release(): void }>(
 export async function withReadCache<T>(spaceId: string, job: (file: string) => Promise<T>): Promise<T> {
   const [row] = await query<{ headSeq: number }>(HEAD_SEQ, [spaceId]);
   const head = row?.headSeq ?? 0;
-  const current = () => (cachedSeq.get(spaceId) ?? -1) >= head;
+  const current = () => (cached.get(spaceId)?.seq ?? -1) >= head;
   for (let faults = 0; ; ) {
     const answer = await fileLock.read<{ value: T } | 'behind' | 'damaged'>(spaceId, async () => {
       if (!current()) return 'behind';

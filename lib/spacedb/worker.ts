@@ -1,6 +1,6 @@
-// The child process that runs a space's SQL (started by pool.ts). It opens the
-// space's cache file for one job, runs it in a sandbox and closes it again, so
-// the parent may rewrite the file between jobs. A job that runs past its
+// The child process that runs a space's SQL (started by pool.ts), in a
+// sandbox. A write opens the space's cache file for its job and closes it
+// again; reads keep their connection open for the next job (withReader). A job that runs past its
 // deadline is stopped by the parent with SIGKILL: nothing in node:sqlite can
 // interrupt a running statement.
 //
@@ -9,6 +9,7 @@
 // history (history.ts), whatever the SQL did (random(), datetime('now'),
 // tables with or without a primary key, schema changes).
 import fs from 'node:fs';
+import path from 'node:path';
 import { constants, DatabaseSync, type StatementSync } from 'node:sqlite';
 import { fileMatches, fileSha } from './file-state.ts';
 import { splitStatements, type Statement } from './sql.ts';
@@ -76,11 +77,12 @@ let denied: string | null = null;
 /** True while the worker runs its own statements (transactions, counters), which the sandbox does not apply to. */
 let trusted = false;
 function own<T>(fn: () => T): T {
+  const was = trusted;
   trusted = true;
   try {
     return fn();
   } finally {
-    trusted = false;
+    trusted = was;
   }
 }
 /** Actions seen while preparing (for checking guest writes). */
@@ -126,6 +128,59 @@ function open(file: string, mode: { write: boolean; maxPageCount?: number }): Da
     return constants.SQLITE_OK;
   });
   return db;
+}
+
+/**
+ * Read connections kept open between jobs, least recently used first: opening
+ * a file and setting up its sandbox is most of a point read's work here. Safe
+ * because the parent never rewrites a file bytewise (history.ts: a catch-up or
+ * rebuild is a new generation, a new name); writes go through SQLite, which
+ * tells every connection, in any process, through the -shm file.
+ */
+const MAX_KEPT = 16;
+const kept = new Map<string, DatabaseSync>();
+/** A cache file is named <space>.<generation>.sqlite. */
+const spaceOf = (file: string) => path.basename(file).split('.')[0];
+
+function reader(file: string): DatabaseSync {
+  const held = kept.get(file);
+  if (held) {
+    kept.delete(file);
+    kept.set(file, held);
+    return held;
+  }
+  // A space's older generations are never asked for again.
+  for (const [other, db] of kept) {
+    if (spaceOf(other) === spaceOf(file)) {
+      kept.delete(other);
+      db.close();
+    }
+  }
+  const db = open(file, { write: false });
+  own(() => db.exec('PRAGMA query_only=ON'));
+  kept.set(file, db);
+  for (const [oldest, db] of kept) {
+    if (kept.size <= MAX_KEPT) break;
+    kept.delete(oldest);
+    db.close();
+  }
+  return db;
+}
+
+/**
+ * Runs `fn` on the file's kept read connection (query_only: a read leaves
+ * nothing of its own in it, not even a temporary table). One whose job failed
+ * is closed rather than trusted with the next.
+ */
+function withReader<T>(file: string, fn: (db: DatabaseSync) => T): T {
+  const db = reader(file);
+  try {
+    return fn(db);
+  } catch (error) {
+    kept.delete(file);
+    db.close();
+    throw error;
+  }
 }
 
 function prepare(db: DatabaseSync, statement: Statement): StatementSync {
@@ -186,52 +241,59 @@ function run(job: RunJob): RunResult {
   const statements = splitStatements(job.sql);
   if (statements.length === 0) throw new Refused('sql holds no statement.');
   if (job.params.length > 0 && statements.length > 1) throw new Refused('params can be bound only when sql holds one statement.');
-  const db = open(job.file, { write: job.write, maxPageCount: job.maxPageCount });
+  if (!job.write) return withReader(job.file, (db) => ({ ...execute(db, statements, job), delta: null }));
+  const db = open(job.file, { write: true, maxPageCount: job.maxPageCount });
+  let committed = false;
   try {
-    if (!job.write) own(() => db.exec('PRAGMA query_only=ON'));
-    const changes = () => own(() => Number((db.prepare('SELECT total_changes() AS n').get() as { n: number }).n));
-    const before = changes();
-    let result: Omit<RunResult, 'delta' | 'rowsWritten'> = { columns: [], rows: [], rowsRead: 0, truncated: false };
-    let rowsRead = 0;
-    if (job.write) own(() => db.exec('BEGIN IMMEDIATE'));
+    own(() => db.exec('BEGIN IMMEDIATE'));
     try {
-      for (const statement of statements) {
-        const prepared = prepare(db, statement);
-        prepared.setReadBigInts(true);
-        prepared.setReturnArrays(true);
-        const columns = prepared.columns().map((c) => c.name);
-        const rows: Value[][] = [];
-        let bytes = 0;
-        let truncated = false;
-        if (columns.length === 0) {
-          prepared.run(...job.params);
-        } else {
-          for (const row of prepared.iterate(...job.params) as Iterable<unknown[]>) {
-            rowsRead++;
-            if (truncated) continue;
-            const converted = row.map(value);
-            bytes += converted.reduce((sum: number, v) => sum + sizeOf(v), 0);
-            if (rows.length >= job.maxRows || bytes > job.maxBytes) truncated = true;
-            else rows.push(converted);
-          }
-        }
-        // The answer is the last statement that returns columns (or the last one).
-        if (columns.length > 0 || statement === statements[statements.length - 1]) {
-          if (columns.length > 0 || result.columns.length === 0) result = { columns, rows, rowsRead: 0, truncated };
-        }
-      }
-      const rowsWritten = changes() - before;
-      if (job.write) own(() => db.exec('COMMIT'));
-      const delta = job.write ? readWal(job.file) : null;
-      return { ...result, rowsRead, rowsWritten, delta };
+      const result = execute(db, statements, job);
+      own(() => db.exec('COMMIT'));
+      committed = true;
+      return { ...result, delta: readWal(job.file) };
     } catch (error) {
-      if (job.write && db.isTransaction) own(() => db.exec('ROLLBACK'));
+      if (db.isTransaction) own(() => db.exec('ROLLBACK'));
       throw error;
     }
   } finally {
-    if (job.write) own(() => db.exec('PRAGMA wal_checkpoint(TRUNCATE)'));
+    const { busy } = own(() => db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number });
     db.close();
+    // A reader still in a transaction (none should be) would leave the write out of the file's bytes.
+    if (committed && Number(busy) !== 0) throw new Refused('The write could not be checkpointed into the cache file.', 'cache_fault');
   }
+}
+
+/** Runs the statements on `db`; the answer is the last statement that returns columns (or the last one). */
+function execute(db: DatabaseSync, statements: Statement[], job: RunJob): Omit<RunResult, 'delta'> {
+  const changes = () => own(() => Number((db.prepare('SELECT total_changes() AS n').get() as { n: number }).n));
+  const before = changes();
+  let result: Omit<RunResult, 'delta' | 'rowsWritten'> = { columns: [], rows: [], rowsRead: 0, truncated: false };
+  let rowsRead = 0;
+  for (const statement of statements) {
+    const prepared = prepare(db, statement);
+    prepared.setReadBigInts(true);
+    prepared.setReturnArrays(true);
+    const columns = prepared.columns().map((c) => c.name);
+    const rows: Value[][] = [];
+    let bytes = 0;
+    let truncated = false;
+    if (columns.length === 0) {
+      prepared.run(...job.params);
+    } else {
+      for (const row of prepared.iterate(...job.params) as Iterable<unknown[]>) {
+        rowsRead++;
+        if (truncated) continue;
+        const converted = row.map(value);
+        bytes += converted.reduce((sum: number, v) => sum + sizeOf(v), 0);
+        if (rows.length >= job.maxRows || bytes > job.maxBytes) truncated = true;
+        else rows.push(converted);
+      }
+    }
+    if (columns.length > 0 || statement === statements[statements.length - 1]) {
+      if (columns.length > 0 || result.columns.length === 0) result = { columns, rows, rowsRead: 0, truncated };
+    }
+  }
+  return { ...result, rowsRead, rowsWritten: changes() - before };
 }
 
 /** Whether `sql` is exactly one INSERT, UPDATE, DELETE or REPLACE, as SQLite prepares it. */
@@ -259,8 +321,7 @@ function check(job: CheckJob): { ok: true } {
 const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 function tables(job: TablesJob): TablesResult {
-  const db = open(job.file, { write: false });
-  try {
+  return withReader(job.file, (db) => {
     const sizes = new Map((db.prepare('SELECT name, SUM(pgsize) AS size FROM dbstat GROUP BY name').all() as { name: string; size: number }[]).map((r) => [r.name, Number(r.size)]));
     const indexes = db.prepare("SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index'").all() as { name: string; tbl_name: string }[];
     const list = db.prepare("SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").all() as { name: string; type: string }[];
@@ -277,9 +338,7 @@ function tables(job: TablesJob): TablesResult {
     });
     const { n, size } = db.prepare('SELECT page_count AS n, page_size AS size FROM pragma_page_count, pragma_page_size').get() as { n: number; size: number };
     return { tables: out, databaseSize: Number(n) * Number(size) };
-  } finally {
-    db.close();
-  }
+  });
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -306,8 +365,7 @@ function textLiteral(hex: string | null | undefined): string | null {
  * indexes, views and triggers, so that triggers do not fire while replaying.
  */
 function dump(job: DumpJob): { text: string } {
-  const db = open(job.file, { write: false });
-  try {
+  return withReader(job.file, (db) => {
     const lines: string[] = ['-- Atrium space database dump', 'PRAGMA foreign_keys=OFF;'];
     const schema = db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE sql IS NOT NULL ORDER BY rowid").all() as { type: string; name: string; tbl_name: string; sql: string }[];
     const userTables = schema.filter((s) => s.type === 'table' && !s.name.startsWith('sqlite_'));
@@ -342,9 +400,7 @@ function dump(job: DumpJob): { text: string } {
       for (const s of schema.filter((x) => x.type === kind && !x.name.startsWith('sqlite_'))) lines.push(`${s.sql};`);
     }
     return { text: `${lines.join('\n')}\n` };
-  } finally {
-    db.close();
-  }
+  });
 }
 
 function handle(job: Job): unknown {

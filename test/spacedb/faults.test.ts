@@ -75,7 +75,12 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const cacheFileOf = (node: ApiProcess, spaceId: string) => path.join(config.dataDir, 'spacedb', `cache-${node.pid}`, `${spaceId}.sqlite`);
+/** The node's current generation of the space's file (older ones are unlinked as they are replaced). */
+function cacheFileOf(node: ApiProcess, spaceId: string): string {
+  const folder = path.join(config.dataDir, 'spacedb', `cache-${node.pid}`);
+  const [name] = fs.readdirSync(folder).filter((entry) => entry.startsWith(`${spaceId}.`) && entry.endsWith('.sqlite'));
+  return path.join(folder, name);
+}
 
 function quickCheck(file: string): string {
   const check = new DatabaseSync(file, { readOnly: true });

@@ -1,0 +1,85 @@
+// Query processes keep read connections open between jobs. A node whose
+// process holds a connection to a space's file must still answer what another
+// node wrote (its catch-up must not write under that connection), run writes
+// on a file at the head, and end with the bytes the history replays to.
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { beforeAll, expect, it } from 'vitest';
+import { config } from '@/lib/config.ts';
+import { db as prisma } from '@/lib/db/client.ts';
+import { materialize, removeScratch, scratchFile } from '@/lib/spacedb/history.ts';
+import { devLogin, request, useApiServers, type ApiProcess } from '../process-server.ts';
+
+const servers = useApiServers();
+let a: ApiProcess;
+let b: ApiProcess;
+
+beforeAll(async () => {
+  // One query process each: the process that keeps the read connection is the one that runs every later job.
+  a = await servers.start({ SPACEDB_WORKERS: '1' });
+  b = await servers.start({ SPACEDB_WORKERS: '1' });
+});
+
+function cacheFileOf(node: ApiProcess, spaceId: string): string {
+  const folder = path.join(config.dataDir, 'spacedb', `cache-${node.pid}`);
+  const names = fs.readdirSync(folder).filter((entry) => entry.startsWith(`${spaceId}.`) && entry.endsWith('.sqlite'));
+  expect(names).toHaveLength(1);
+  return path.join(folder, names[0]);
+}
+
+async function replayed(spaceId: string): Promise<Buffer> {
+  const head = (await prisma.spaceDatabase.findUniqueOrThrow({ where: { spaceId } })).headSeq;
+  const scratch = scratchFile();
+  try {
+    await materialize(prisma, spaceId, head, scratch, null);
+    return fs.readFileSync(scratch);
+  } finally {
+    removeScratch(scratch);
+  }
+}
+
+it('answers another node’s writes on a node whose query process keeps a connection open, and writes on a file at the head', async () => {
+  const { token } = await devLogin(a.origin, 'dbkept');
+  const created = await request(a.origin, 'POST', '/v1/spaces', { token, body: { workspace: 'dbkept', name: 'Data' } });
+  const id = created.json.id as string;
+  const query = async (node: ApiProcess, sql: string, write = false) => {
+    const answer = await request(node.origin, 'POST', `/v1/spaces/${id}/db/query`, { token, body: { sql, write } });
+    expect(answer.status, answer.text).toBe(200);
+    return answer.json.rows as unknown[][];
+  };
+  const tags = (node: ApiProcess) => query(node, 'SELECT tag FROM w ORDER BY id');
+
+  await query(a, 'CREATE TABLE w (id INTEGER PRIMARY KEY, tag TEXT, pad BLOB)', true);
+  const expected: string[] = [];
+  for (let round = 0; round < 4; round++) {
+    // A's process reads (and keeps its connection, its page cache warm) ...
+    await query(a, `INSERT INTO w (tag, pad) VALUES ('a${round}', randomblob(3000))`, true);
+    expected.push(`a${round}`);
+    expect((await tags(a)).flat()).toEqual(expected);
+    // ... B writes, changing pages A's connection has cached ...
+    await query(b, `INSERT INTO w (tag, pad) VALUES ('b${round}', randomblob(3000)); UPDATE w SET pad = randomblob(3000) WHERE id = 1`, true);
+    expected.push(`b${round}`);
+    // ... and A, catching up with that connection still open, answers B's write.
+    expect((await tags(a)).flat()).toEqual(expected);
+  }
+  // A reset on B, seen on A; A writes on what it caught up to.
+  expect((await request(b.origin, 'POST', `/v1/spaces/${id}/db/reset`, { token })).status).toBe(200);
+  const tables = await request(a.origin, 'GET', `/v1/spaces/${id}/db/exists`, { token });
+  expect(tables.json).toEqual({ hasTables: false });
+  await query(a, 'CREATE TABLE w (id INTEGER PRIMARY KEY, tag TEXT, pad BLOB)', true);
+  await query(a, "INSERT INTO w (tag) VALUES ('after')", true);
+  expect((await tags(b)).flat()).toEqual(['after']);
+
+  const history = await replayed(id);
+  for (const node of [a, b]) {
+    const file = cacheFileOf(node, id);
+    const check = new DatabaseSync(file, { readOnly: true });
+    try {
+      expect(String((check.prepare('PRAGMA quick_check').get() as { quick_check: string }).quick_check)).toBe('ok');
+    } finally {
+      check.close();
+    }
+    expect(fs.readFileSync(file).equals(history), `${node.origin}'s file is the history's`).toBe(true);
+  }
+}, 120_000);
