@@ -271,6 +271,15 @@ export async function headOf(client: Tx | typeof db, spaceId: string): Promise<H
   return row ?? { headSeq: 0, headAt: new Date(0), sinceSnapshotBytes: 0n };
 }
 
+/** The head and its change's file checksum, in one statement (read under the space's lock). */
+async function lockedHead(tx: Tx, spaceId: string): Promise<LockedHead> {
+  const [row] = await tx.$queryRaw<LockedHead[]>`
+    SELECT d."headSeq", d."headAt", d."sinceSnapshotBytes", c."fileSha"
+    FROM "SpaceDatabase" d LEFT JOIN "SpaceDbChange" c ON c."spaceId" = d."spaceId" AND c.seq = d."headSeq"
+    WHERE d."spaceId" = ${spaceId}`;
+  return row ?? { headSeq: 0, headAt: new Date(0), sinceSnapshotBytes: 0n, fileSha: null };
+}
+
 /** The time of the next change: now, but always after the head's, so history times strictly increase. */
 export function nextAt(head: Head): Date {
   return new Date(Math.max(Date.now(), head.headAt.getTime() + 1));
@@ -285,7 +294,6 @@ export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: De
   const seq = head.headSeq + 1;
   const at = nextAt(head);
   const pages = encodePages(delta);
-  await tx.spaceDbChange.create({ data: { spaceId, seq, at, pageSize: delta.pageSize, pageCount: delta.pageCount, pages: new Uint8Array(pages), fileSha: delta.fileSha } });
   let since = head.sinceSnapshotBytes + BigInt(pages.length);
   const size = delta.pageCount * delta.pageSize;
   if (since > BigInt(Math.max(SNAPSHOT_MIN_BYTES, size))) {
@@ -299,11 +307,14 @@ export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: De
       await pruneHistory(tx, spaceId, at.getTime());
     }
   }
-  await tx.spaceDatabase.upsert({
-    where: { spaceId },
-    create: { spaceId, headSeq: seq, headAt: at, sinceSnapshotBytes: since },
-    update: { headSeq: seq, headAt: at, sinceSnapshotBytes: since },
-  });
+  // The change and the new head in one round trip.
+  await tx.$executeRaw`
+    WITH change AS (
+      INSERT INTO "SpaceDbChange" ("spaceId", seq, at, "pageSize", "pageCount", pages, "fileSha")
+      VALUES (${spaceId}, ${seq}, ${at}, ${delta.pageSize}, ${delta.pageCount}, ${new Uint8Array(pages)}, ${delta.fileSha})
+    )
+    INSERT INTO "SpaceDatabase" ("spaceId", "headSeq", "headAt", "sinceSnapshotBytes") VALUES (${spaceId}, ${seq}, ${at}, ${since})
+    ON CONFLICT ("spaceId") DO UPDATE SET "headSeq" = EXCLUDED."headSeq", "headAt" = EXCLUDED."headAt", "sinceSnapshotBytes" = EXCLUDED."sinceSnapshotBytes"`;
   return { seq, at };
 }
 
@@ -379,9 +390,11 @@ export async function withWriteLock<T, R extends { release(): void }>(
     try {
       return await db.$transaction(
         async (tx) => {
+          // Its own statement: a statement's snapshot is taken when it starts, so rows read
+          // in the statement that waits for the lock could predate the last holder's commit.
           await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`spacedb:${spaceId}`}, 0))`;
-          const head = await headOf(tx, spaceId);
-          const locked = { ...head, fileSha: await recordedSha(tx, spaceId, head.headSeq) };
+          const locked = await lockedHead(tx, spaceId);
+          const head = locked;
           try {
             return await job(tx, locked, await syncCache(tx, spaceId, head.headSeq), reserved);
           } catch (error) {
