@@ -165,14 +165,14 @@ function asApiError(error: unknown, deadlineMs: number): unknown {
 }
 
 /**
- * A read for `owner`: admitted, run on the space's cache file at the head, on
- * a process of its own.
+ * A read for `owner`: admitted, run on the space's cache file at the head
+ * (`head` when this request has read it already), on a process of its own.
  */
-async function readAs<T>(owner: Asker, spaceId: string, job: (file: string) => Job): Promise<T> {
+async function readAs<T>(owner: Asker, spaceId: string, job: (file: string) => Job, head: number | null = null): Promise<T> {
   const release = admitJob(owner, spaceId);
   const deadlineMs = deadlineOf(owner);
   try {
-    return await withReadCache(spaceId, (file) => thePool().run<T>(job(file), deadlineMs, owner, spaceId));
+    return await withReadCache(spaceId, head, (file) => thePool().run<T>(job(file), deadlineMs, owner, spaceId));
   } catch (error) {
     throw asApiError(error, deadlineMs);
   } finally {
@@ -286,7 +286,12 @@ async function answerQuery(caller: Caller, loaded: LoadedSpace, body: Query): Pr
     );
   }
   return strip(
-    await readAs<RunResult>(ownerOf(caller), spaceId, (file) => ({ op: 'run', file, sql: body.sql, params, write: false, maxPageCount: 0, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES })),
+    await readAs<RunResult>(
+      ownerOf(caller),
+      spaceId,
+      (file) => ({ op: 'run', file, sql: body.sql, params, write: false, maxPageCount: 0, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES }),
+      loaded.dbHead,
+    ),
   );
 }
 
@@ -311,15 +316,15 @@ async function runGuestWrite(loaded: LoadedSpace, caller: Caller, body: Query): 
 }
 
 export async function overview(caller: Caller, spaceId: string): Promise<TablesResult> {
-  await spaceWith(caller, spaceId, 'view');
-  return readAs<TablesResult>(ownerOf(caller), spaceId, (file) => ({ op: 'tables', file, counts: true }));
+  const loaded = await spaceWith(caller, spaceId, 'view');
+  return readAs<TablesResult>(ownerOf(caller), spaceId, (file) => ({ op: 'tables', file, counts: true }), loaded.dbHead);
 }
 
 export async function exists(caller: Caller, spaceId: string): Promise<{ hasTables: boolean }> {
-  await spaceWith(caller, spaceId, 'view');
-  const head = await headOf(db, spaceId);
-  if (head.headSeq === 0) return { hasTables: false };
-  const { tables } = await readAs<TablesResult>(ownerOf(caller), spaceId, (file) => ({ op: 'tables', file, counts: false }));
+  const loaded = await spaceWith(caller, spaceId, 'view');
+  const head = loaded.dbHead ?? (await headOf(db, spaceId)).headSeq;
+  if (head === 0) return { hasTables: false };
+  const { tables } = await readAs<TablesResult>(ownerOf(caller), spaceId, (file) => ({ op: 'tables', file, counts: false }), head);
   return { hasTables: tables.some((t) => t.type === 'table') };
 }
 

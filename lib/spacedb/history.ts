@@ -422,13 +422,14 @@ export async function withWriteLock<T, R extends { release(): void }>(
 
 /**
  * Runs a read `job` on the cache file at the current head or a later one
- * (this node's own writes since), beside the space's other reads. A read that
- * finds the file damaged runs once more on a file rebuilt from the history,
- * else is answered 503.
+ * (this node's own writes since), beside the space's other reads. `known` is
+ * the head as a statement of this request read it (loadSpace), else it is
+ * read here: either way after the request arrived, so a write acknowledged on
+ * any node before it is seen. A read that finds the file damaged runs once
+ * more on a file rebuilt from the history, else is answered 503.
  */
-export async function withReadCache<T>(spaceId: string, job: (file: string) => Promise<T>): Promise<T> {
-  const [row] = await query<{ headSeq: number }>(HEAD_SEQ, [spaceId]);
-  const head = row?.headSeq ?? 0;
+export async function withReadCache<T>(spaceId: string, known: number | null, job: (file: string) => Promise<T>): Promise<T> {
+  const head = known ?? (await query<{ headSeq: number }>(HEAD_SEQ, [spaceId]))[0]?.headSeq ?? 0;
   const current = () => (cached.get(spaceId)?.seq ?? -1) >= head;
   for (let faults = 0; ; ) {
     const answer = await fileLock.read<{ value: T } | 'behind' | 'damaged'>(spaceId, async () => {

@@ -19,38 +19,48 @@ const spaceInclude = {
 
 export type SpaceRow = Prisma.SpaceGetPayload<{ include: typeof spaceInclude }>;
 
-export type LoadedSpace = { space: SpaceRow; permissions: SpacePermissions };
+/**
+ * `dbHead`: the head of the space's database history (its SpaceDatabase.headSeq) as this request's
+ * own statement read it, or null when the record came from the anonymous callers' cache.
+ */
+export type LoadedSpace = { space: SpaceRow; permissions: SpacePermissions; dbHead: number | null };
 
 /**
- * The space, its workspace and the caller's standing towards it in one plain
- * statement: every request about a space (each file of a published site
- * among them) starts here.
+ * The space, its workspace, the caller's standing towards it and the head of
+ * its database's history in one plain statement: every request about a space
+ * (each file of a published site among them) starts here, and a read of the
+ * space's database needs no statement of its own.
  */
 const LOAD_SPACE = `
   SELECT s."id", s."workspaceId", s."name", s."kind", s."visibility", s."guestComments", s."guestWrites",
     s."passwordHash", s."latestVersion", s."createdById", s."createdAt", s."commentsUpdatedAt", s."uploadsUpdatedAt",
     w."slug" AS "workspaceSlug", w."name" AS "workspaceName",
     (SELECT m."role" FROM "Membership" m WHERE m."workspaceId" = s."workspaceId" AND m."userId" = $2 AND m."status" = 'accepted') AS "role",
-    EXISTS (SELECT 1 FROM "SpaceViewer" v WHERE v."spaceId" = s."id" AND v."userId" = $2) AS "listedViewer"
+    EXISTS (SELECT 1 FROM "SpaceViewer" v WHERE v."spaceId" = s."id" AND v."userId" = $2) AS "listedViewer",
+    COALESCE((SELECT d."headSeq" FROM "SpaceDatabase" d WHERE d."spaceId" = s."id"), 0) AS "dbHead"
   FROM "Space" s JOIN "Workspace" w ON w."id" = s."workspaceId"
   WHERE s."id" = $1`;
 
-type LoadRow = Omit<SpaceRow, 'workspace'> & { workspaceSlug: string; workspaceName: string; role: WorkspaceRole | null; listedViewer: boolean };
+type LoadRow = Omit<SpaceRow, 'workspace'> & { workspaceSlug: string; workspaceName: string; role: WorkspaceRole | null; listedViewer: boolean; dbHead: number };
 
 /** The space and the caller's permissions; not_found when it does not exist or is hidden from them. */
 export async function loadSpace(caller: Caller, id: string): Promise<LoadedSpace> {
-  const load = async () => (await query<LoadRow>(LOAD_SPACE, [id, caller.actor?.user.id ?? null]))[0];
+  let fresh = false;
+  const load = async () => {
+    fresh = true;
+    return (await query<LoadRow>(LOAD_SPACE, [id, caller.actor?.user.id ?? null]))[0];
+  };
   // Someone who is nobody in particular stands the same towards a space as anyone else: their record is kept (space-cache.ts).
   const row = caller.actor || caller.spaceToken ? await load() : await anonymousRecord(id, load);
   if (!row) throw notFound(id);
-  const { workspaceSlug, workspaceName, role, listedViewer, ...fields } = row;
+  const { workspaceSlug, workspaceName, role, listedViewer, dbHead, ...fields } = row;
   const space: SpaceRow = { ...fields, workspace: { id: fields.workspaceId, slug: workspaceSlug, name: workspaceName } };
   let permissions = permissionsFor(space, standingFrom(role, listedViewer));
   if (!permissions.view && space.passwordHash !== null && caller.spaceToken && (await unlockTokenValid(space.id, caller.spaceToken))) {
     permissions = permissionsFor(space, standingFrom(role, listedViewer, true));
   }
   if (!permissions.view && space.visibility !== 'public') throw notFound(id);
-  return { space, permissions };
+  return { space, permissions, dbHead: fresh ? dbHead : null };
 }
 
 /** Loads the space and requires one permission of the caller (see access.ts for the statuses). */
