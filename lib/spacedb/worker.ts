@@ -1,8 +1,8 @@
 // The child process that runs a space's SQL (started by pool.ts), in a
 // sandbox. A write opens the space's cache file for its job and closes it
-// again; reads keep their connection open for the next job (withReader). A job that runs past its
-// deadline is stopped by the parent with SIGKILL: nothing in node:sqlite can
-// interrupt a running statement.
+// again; reads keep their connection open for the next job (withReader). A
+// job that runs past its deadline is stopped by the parent with SIGKILL:
+// nothing in node:sqlite can interrupt a running statement.
 //
 // After a write it hands back the pages the transaction wrote, read from the
 // write-ahead log before checkpointing it: that is the space's physical
