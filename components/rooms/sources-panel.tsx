@@ -4,6 +4,7 @@ import { useCallback, useState } from 'react';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import type { Source } from '@/lib/schemas/rooms.ts';
 import { web } from '@/lib/web/api-client.ts';
+import { humanMessage } from '@/lib/web/human-errors.ts';
 import type { Caps } from './connection.ts';
 import { useConfirm } from '@/components/ui/dialog.tsx';
 import { KIND, type RoomKindName } from './kinds.ts';
@@ -25,8 +26,9 @@ function upload(path: string, file: File, onProgress: (fraction: number) => void
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
     xhr.onload = () => {
+      const error = (xhr.response as { error?: { code?: string; message?: string } } | null)?.error;
       if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.response as Source);
-      else reject(new Error((xhr.response as { error?: { message?: string } } | null)?.error?.message ?? `Upload failed (${xhr.status}).`));
+      else reject(new Error(error?.message ? humanMessage(error.code ?? 'error', error.message) : `Upload failed (${xhr.status}).`));
     };
     xhr.onerror = () => reject(new Error('The upload was interrupted.'));
     const form = new FormData();

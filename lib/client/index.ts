@@ -103,6 +103,8 @@ export type ClientOptions = {
   retries?: number;
   /** Waits between retries; tests replace it. */
   sleep?: (ms: number) => Promise<void>;
+  /** Rewrites an error's message before it is thrown (the web app shows people sentences, not field paths). */
+  describeError?: (code: string, message: string) => string;
 };
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
@@ -223,7 +225,8 @@ export function createClient(options: ClientOptions = {}) {
   async function failure(response: Response): Promise<AtriumApiError> {
     const body = parseJson(await response.text().catch(() => '')) as { error?: { code?: unknown; message?: unknown } } | undefined;
     const code = typeof body?.error?.code === 'string' ? body.error.code : 'error';
-    const message = typeof body?.error?.message === 'string' ? body.error.message : `The server answered ${response.status} ${response.statusText}`.trim() + '.';
+    const sent = typeof body?.error?.message === 'string' ? body.error.message : `The server answered ${response.status} ${response.statusText}`.trim() + '.';
+    const message = options.describeError ? options.describeError(code, sent) : sent;
     return new AtriumApiError(response.status, code, message, response.headers.get('x-request-id'), parseRetryAfter(response.headers.get('retry-after')));
   }
 
