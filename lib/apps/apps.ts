@@ -212,9 +212,10 @@ export async function buildApp(caller: SignedInCaller, kind: RoomKind, roomId: s
     await writePreviewData(app.spaceId, spec, actor.user.id);
     if (spec.tables.length) note(`wrote ${spec.tables.length} table(s) into the preview's database`);
     build = { status: 'succeeded', builder, pageId: page.id, instructions: input.instructions ?? null, startedAt, finishedAt: Date.now(), version, log, error: null };
+    // A new app was named after its page until now; its first build names it, its space and its address after the app.
     await db.app.update({
       where: { id: appId },
-      data: { appBuild: build, previewVersion: version, ...(input.appId ? {} : { name: spec.name }) },
+      data: { appBuild: build, previewVersion: version, ...(input.appId ? {} : { name: spec.name, slug: newSlug(spec.name), space: { update: { name: `App: ${spec.name}` } } }) },
     });
     await db.app.updateMany({ where: { id: appId, status: 'draft' }, data: { status: 'preview' } });
   } catch (error) {

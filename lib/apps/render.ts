@@ -125,5 +125,9 @@ export function renderApp(spec: AppSpec): AppFile[] {
     files.push({ path: `data/${table.name}.json`, content: Buffer.from(`${JSON.stringify({ columns: table.columns, rows: table.rows, guestWrites: table.guestWrites }, null, 2)}\n`), contentType: 'application/json' });
   }
   files.push({ path: 'app.json', content: Buffer.from(`${JSON.stringify(spec, null, 2)}\n`), contentType: 'application/json' });
+  // The preview is a static site, with no data API: this file answers the script's
+  // question there ("no session"), so the pages stay as built without a 404. The
+  // live app and the export answer `_api/` themselves and never serve it.
+  files.push({ path: '_api/session', content: Buffer.from('null\n'), contentType: 'application/json' });
   return files;
 }

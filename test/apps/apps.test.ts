@@ -71,8 +71,14 @@ describe('build', () => {
     expect(app.build).toMatchObject({ status: 'succeeded', builder: 'outline', version: 1, error: null });
     const space = await w.must(200, 'GET', `/v1/spaces/${app.previewSpaceId}`, { as: w.people.owner });
     expect(space).toMatchObject({ kind: 'app', visibility: 'members', latestVersion: 1 });
+    // Named after the app (the page's heading), not the page it was built from ("Club").
+    expect(space.name).toBe('App: Book club');
+    expect(app.slug).toMatch(/^book-club-[a-z0-9]{6}$/);
     const file = await w.must(200, 'GET', `/v1/spaces/${app.previewSpaceId}/files/books/index.html`, { as: w.people.owner });
     expect(file.content).toContain('<td>Dune</td>');
+    // The pages' script asks `_api/session`; the preview answers "no session" instead of 404.
+    const session = await w.must(200, 'GET', `/v1/spaces/${app.previewSpaceId}/files/_api/session`, { as: w.people.owner });
+    expect(JSON.parse(session.content)).toBeNull();
     const room = await w.must(200, 'GET', `/v1/rooms/${roomId}`, { as: w.people.owner });
     expect(room.appCount).toBe(1);
   });
