@@ -15,6 +15,19 @@ export const WEBHOOK_EVENTS = [
   'member.left',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+/** Each event as the web app names it to a person. */
+export const WEBHOOK_EVENT_LABELS: Record<WebhookEventName | 'ping', string> = {
+  'version.committed': 'A version is published',
+  'alias.moved': 'An alias is set or moved',
+  'comment.created': 'A comment is posted',
+  'comment.resolved': 'A thread is resolved',
+  'app.went_live': 'An app goes live',
+  'app.promoted': "An app's preview is promoted",
+  'app.rolled_back': 'A live app is rolled back',
+  'member.joined': 'Someone joins the workspace',
+  'member.left': 'Someone leaves the workspace',
+  ping: 'Test',
+};
 /** What a delivery may carry: a subscribable event, or the test event an admin sends. */
 export type WebhookEventType = WebhookEventName | 'ping';
 
@@ -50,6 +63,7 @@ export const webhookDelivery = z
     durationMs: z.number().int().nullable(),
     responseBody: z.string().nullable().meta({ description: "The first 1,024 characters of the last answer's body." }),
     error: z.string().nullable().meta({ description: 'Why the last attempt failed without an answer (refused address, timeout, connection error).' }),
+    payload: z.record(z.string(), z.unknown()).meta({ description: 'The JSON body this delivery sends (id, type, createdAt, workspaceId, data).' }),
   })
   .meta({ id: 'WebhookDelivery' });
 

@@ -34,6 +34,7 @@ export function deliveryOut(row: WebhookDelivery) {
     durationMs: row.durationMs,
     responseBody: row.responseBody,
     error: row.error,
+    payload: row.payload as Record<string, unknown>,
   };
 }
 

@@ -7,7 +7,7 @@ import { DeleteButton } from '@/components/workspaces/delete-button.tsx';
 import { WorkspaceFrame } from '@/components/workspaces/workspace-frame.tsx';
 import { rolesThatCan, workspaceRoleCan } from '@/lib/access/capabilities.ts';
 import { requirePageCaller } from '@/server/http/session.ts';
-import { WEBHOOK_EVENTS } from '@/lib/schemas/webhooks.ts';
+import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS } from '@/lib/schemas/webhooks.ts';
 import { orNotFound } from '@/lib/web/page-data.ts';
 import { listDeliveries, listWebhooks } from '@/lib/webhooks/endpoints.ts';
 import { getWorkspace, listWorkspaces } from '@/lib/workspaces/workspaces.ts';
@@ -17,6 +17,12 @@ export const metadata: Metadata = { title: 'Webhooks' };
 export const dynamic = 'force-dynamic';
 
 const RECENT = 10;
+
+// The same check as docs/webhooks.md's, here because a deployed server has no docs folder to point at.
+const VERIFY_EXAMPLE = `import { Webhook } from 'standardwebhooks';
+
+// secret: the whsec_… shown when the webhook was added; headers and the raw body as received.
+const event = new Webhook(secret).verify(rawBody, headers); // throws if forged or older than five minutes`;
 
 function statusText(delivery: { status: string; responseStatus: number | null; error: string | null }): string {
   if (delivery.status === 'delivered') return `Delivered (${delivery.responseStatus})`;
@@ -43,8 +49,15 @@ export default async function WebhooksPage({ params }: { params: Promise<{ slug:
       <Card title="New webhook">
         <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
           Atrium POSTs a signed JSON body to your HTTPS endpoint when these events happen, and retries for a day when it does not answer 2xx.
-          How to verify the signature: docs/webhooks.md.
         </p>
+        <details className="mb-4 text-sm">
+          <summary className="cursor-pointer font-medium text-brand">How to verify a delivery</summary>
+          <p className="mt-2 text-slate-600 dark:text-slate-400">
+            Deliveries are signed as Standard Webhooks specify (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>), so any Standard Webhooks library checks them with the signing secret.
+            Ignore repeats of a <code>webhook-id</code>: a delivery may arrive twice.
+          </p>
+          <pre className="mt-2 overflow-x-auto rounded-md bg-slate-100 p-3 text-xs dark:bg-slate-800">{VERIFY_EXAMPLE}</pre>
+        </details>
         <CreateWebhookForm slug={workspace.slug} events={[...WEBHOOK_EVENTS]} />
       </Card>
       {webhooks.length === 0 ? (
@@ -71,29 +84,35 @@ export default async function WebhooksPage({ params }: { params: Promise<{ slug:
           >
             <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
               {hook.active ? '' : 'Paused. '}
-              {hook.description ? `${hook.description}. ` : ''}Events: {hook.events.length === WEBHOOK_EVENTS.length ? 'all' : hook.events.join(', ')}.
+              {hook.description ? `${hook.description}. ` : ''}Events: {hook.events.length === WEBHOOK_EVENTS.length ? 'all' : hook.events.map((e) => WEBHOOK_EVENT_LABELS[e].toLowerCase()).join(', ')}.
             </p>
             {deliveries[i].deliveries.length === 0 ? (
               <EmptyState>No deliveries yet.</EmptyState>
             ) : (
-              <Table headers={['Event', 'When', 'Status', 'Tries', 'Answer', '']} label={`Recent deliveries to ${hook.url}`}>
+              <Table headers={['Event', 'When', 'Status', 'Tries', 'Duration', 'Response', '']} label={`Recent deliveries to ${hook.url}`}>
                 {deliveries[i].deliveries.map((delivery) => (
                   <tr key={delivery.id}>
-                    <Cell>{delivery.event}</Cell>
+                    <Cell>
+                      <details>
+                        <summary className="cursor-pointer">{WEBHOOK_EVENT_LABELS[delivery.event as keyof typeof WEBHOOK_EVENT_LABELS] ?? delivery.event}</summary>
+                        <pre className="mt-1 max-h-64 max-w-md overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
+                          {JSON.stringify(delivery.payload, null, 2)}
+                        </pre>
+                      </details>
+                    </Cell>
                     <Cell>
                       <Time ms={delivery.createdAt} />
                     </Cell>
                     <Cell>{statusText(delivery)}</Cell>
                     <Cell>{delivery.attempts}</Cell>
+                    <Cell>{delivery.durationMs !== null ? `${delivery.durationMs.toLocaleString('en')} ms` : '—'}</Cell>
                     <Cell>
                       {delivery.responseBody ? (
                         <code className="block max-w-xs truncate text-xs" title={delivery.responseBody}>
                           {delivery.responseBody}
                         </code>
-                      ) : delivery.durationMs !== null ? (
-                        `${delivery.durationMs} ms`
                       ) : (
-                        ''
+                        '—'
                       )}
                     </Cell>
                     <Cell>

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { CopyField } from '@/components/ui/copy-button.tsx';
 import { CheckboxField, Field } from '@/components/ui/field.tsx';
 import { FormFooter } from '@/components/ui/form-footer.tsx';
-import { webhooksApi, type WebhookEventName } from '@/lib/schemas/webhooks.ts';
+import { WEBHOOK_EVENT_LABELS, webhooksApi, type WebhookEventName } from '@/lib/schemas/webhooks.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
 
@@ -40,7 +40,7 @@ export function CreateWebhookForm({ slug, events }: { slug: string; events: Webh
           <legend className="mb-1 text-sm font-medium">Events</legend>
           <div className="grid gap-1 sm:grid-cols-2">
             {events.map((name) => (
-              <CheckboxField key={name} label={name} name={`event:${name}`} defaultChecked={name === 'version.committed'} />
+              <CheckboxField key={name} label={WEBHOOK_EVENT_LABELS[name]} hint={<code>{name}</code>} name={`event:${name}`} defaultChecked={name === 'version.committed'} />
             ))}
           </div>
         </fieldset>
