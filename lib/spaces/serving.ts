@@ -214,6 +214,17 @@ async function returnOrigin(visit: SiteVisit, id: string): Promise<string | null
   return domain?.spaceId === id && /^https?:$/.test(back.protocol) ? back.origin : own;
 }
 
+/**
+ * A person opening a page, as views count it: a navigation (or a client that
+ * sends no fetch metadata) of a path that names a page. A single-page app's
+ * rewrite answers /favicon.ico and /robots.txt with its top page too.
+ */
+function isPageLoad(visit: SiteVisit, path: string): boolean {
+  const navigation = visit.fetchMode === null || visit.fetchMode === 'navigate';
+  const extension = /\.([^./]+)$/.exec(path)?.[1].toLowerCase();
+  return navigation && (extension === undefined || extension === 'html' || extension === 'htm');
+}
+
 export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswer> {
   const { url } = visit;
   const origin = visit.where === 'app-origin' ? await returnOrigin(visit, id) : null;
@@ -300,7 +311,7 @@ export async function serveSite(visit: SiteVisit, id: string): Promise<SiteAnswe
   if (viaSession && caller.actor && needsCookie) {
     answer.grant = await issueSiteToken(space.id, 'member', caller.actor.user.id, SITE_TOKEN_LIFETIME);
   }
-  if (served === 200 && visit.method === 'GET' && contentType.startsWith('text/html') && !permissions.push) {
+  if (served === 200 && visit.method === 'GET' && contentType.startsWith('text/html') && !permissions.push && isPageLoad(visit, path)) {
     await storeView(caller, space.id, { path: `/${path}`, version: asked || visit.alias ? number : null, referrer: visit.referrer, alias: visit.alias });
   }
   return answer;

@@ -117,6 +117,20 @@ describe('serving published spaces on their own hosts', () => {
     expect(views.map((v) => [v.path, v.referrer, v.userId])).toEqual([['/', 'elsewhere.example', null]]);
   });
 
+  it('counts page loads only: not an icon or script a single-page rewrite answers with the top page', async () => {
+    const owner = await signIn('spa-counted', 'web');
+    const space = await makeSpace(owner.token, 'spa-counted');
+    await push(owner.token, space.id, { 'index.html': '<h1>App</h1>', _redirects: '/* /index.html 200\n' });
+    expect((await visit(space, '/favicon.ico', { 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' })).status).toBe(200);
+    // A crawler asks without fetch metadata; an icon is still no page.
+    await visit(space, '/favicon.ico');
+    await visit(space, '/robots.txt');
+    await visit(space, '/settings', { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' });
+    await flushViews();
+    const views = await db.spaceView.findMany({ where: { spaceId: space.id } });
+    expect(views.map((v) => v.path)).toEqual(['/settings']);
+  });
+
   it('hands signed-in members over from the app origin with a single-use token, and ignores the app session on the site', async () => {
     const { space, session } = await site('two-origins', 'members');
     // The site's host, no site cookie: off to the app origin, even with the app's session cookie.
