@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { AliasForm } from '@/components/spaces/alias-form.tsx';
 import { RestoreButton } from '@/components/spaces/restore-button.tsx';
 import { VersionChanges } from '@/components/spaces/version-changes.tsx';
 import { ButtonLink } from '@/components/ui/button.tsx';
@@ -7,6 +8,7 @@ import { CopyButton } from '@/components/ui/copy-button.tsx';
 import { Cell, Table } from '@/components/ui/table.tsx';
 import { Time } from '@/components/ui/time.tsx';
 import type { Caller } from '@/lib/core/caller.ts';
+import { DeleteButton } from '@/components/workspaces/delete-button.tsx';
 import type { Space } from '@/lib/schemas/spaces.ts';
 import { listAliases } from '@/lib/spaces/aliases.ts';
 import { fileHistory, listVersions, versionDetail } from '@/lib/spaces/publishing.ts';
@@ -70,37 +72,40 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
             ))}
           </Table>
         </Card>
-        {aliases.length ? (
+        {aliases.length || space.permissions.push ? (
           <Card title="Aliases">
-            <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
-              Named addresses of versions, for previews: <code>atrium push --alias &lt;name&gt;</code> moves one.
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              Named addresses of versions, for previews: each serves its version until it is moved (here, or with <code>atrium push --alias &lt;name&gt;</code>).
             </p>
-            <Table headers={['Alias', 'Version', 'Address']} label="Aliases">
-              {aliases.map((a) => (
-                <tr key={a.name}>
-                  <Cell>
-                    <span className="block whitespace-nowrap font-mono">{a.name}</span>
-                    <a href={spaceHref(space.id, 'comments', { alias: a.name })} className="text-xs text-brand dark:text-indigo-300" aria-label={`Comments through ${a.name}`}>
-                      Comments
-                    </a>
-                  </Cell>
-                  <Cell>
-                    <a href={spaceHref(space.id, 'history', { v: a.version })} className="text-brand dark:text-indigo-300">
-                      {a.version}
-                    </a>
-                  </Cell>
-                  <Cell>
-                    <span className="flex min-w-0 items-center gap-2">
-                      <a href={a.url} className="min-w-0 truncate text-brand underline dark:text-indigo-300">
+            {aliases.length ? (
+              <ul aria-label="Aliases" className="mt-3 divide-y divide-slate-200 dark:divide-slate-700">
+                {aliases.map((a) => (
+                  <li key={a.name} className="py-3">
+                    <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+                      <span className="font-mono font-medium">{a.name}</span>
+                      <a href={spaceHref(space.id, 'history', { v: a.version })} className="text-brand dark:text-indigo-300">
+                        version {a.version}
+                      </a>
+                      <a href={spaceHref(space.id, 'comments', { alias: a.name })} className="text-brand dark:text-indigo-300" aria-label={`Comments through ${a.name}`}>
+                        Comments
+                      </a>
+                      {space.permissions.push ? (
+                        <span className="ml-auto">
+                          <DeleteButton path={`/v1/spaces/${space.id}/aliases/${a.name}`} label={`Remove ${a.name}`} question={`Remove the alias ${a.name}?`} description="Its address stops serving at once." done={`${a.name} removed.`} />
+                        </span>
+                      ) : null}
+                    </div>
+                    <div className="mt-1 flex items-center gap-2">
+                      <a href={a.url} className="min-w-0 text-sm break-all text-brand underline dark:text-indigo-300">
                         {a.url}
                       </a>
-                      <CopyButton value={a.url} label={`Copy the address of ${a.name}`} />
-                    </span>
-                  </Cell>
-
-                </tr>
-              ))}
-            </Table>
+                      <CopyButton value={a.url} label={`Copy the address of ${a.name}`} className="shrink-0" />
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {space.permissions.push ? <AliasForm spaceId={space.id} versions={versions.map((x) => x.number)} version={v} /> : null}
           </Card>
         ) : null}
       </div>
