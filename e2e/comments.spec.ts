@@ -69,6 +69,8 @@ test('people comment on a file, reply, resolve; a guest comments; a page is revi
   const thread = page.getByRole('listitem', { name: `Thread by @${owner}` });
   await expect(thread).toContainText('brown fox');
   await expect(thread.locator('strong')).toHaveText('really');
+  // Times read as in chat and the inbox: relative while recent.
+  await expect(thread.locator('time').first()).toHaveText('just now');
   // The form is ready for the next comment.
   await expect(form.getByRole('textbox', { name: 'Comment' })).toHaveValue('');
   // The quote is highlighted in the file.
@@ -166,6 +168,10 @@ test("the comments tab shows a file as the files tab does: markdown images load,
     await expect.poll(() => page.getByRole('img', { name: 'diagram' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
     await page.goto(`/spaces/${space.id}/comments?path=long.ts`);
     await expect(page.getByText("export const line")).toBeVisible();
+    // Numbered lines, drawn so that a selection to quote never holds the numbers.
+    const firstLine = page.getByRole('region', { name: 'File long.ts' }).locator('.line').first();
+    expect(await firstLine.evaluate((line) => getComputedStyle(line, '::before').content)).toBe('"1"');
+    expect(await firstLine.evaluate((line) => line.textContent?.startsWith('export'))).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   }
 });

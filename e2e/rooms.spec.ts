@@ -63,6 +63,8 @@ test('two people edit one room and see each other’s text, carets, presence and
   await adaChat.getByRole('textbox', { name: 'Message' }).fill('Shall we start?');
   await adaChat.getByRole('button', { name: 'Send' }).click();
   await expect(bobChat.getByRole('listitem', { name: 'Message from @room-ada' })).toContainText('Shall we start?');
+  // Times read as on comments and in the inbox: relative while recent.
+  await expect(bobChat.getByRole('listitem', { name: 'Message from @room-ada' }).locator('time')).toHaveText('just now');
   await bobChat.getByRole('textbox', { name: 'Message' }).fill('Ready when you are.');
   await bobChat.getByRole('textbox', { name: 'Message' }).press('Enter');
   await expect(adaChat.getByRole('listitem', { name: 'Message from @room-bob' })).toContainText('Ready when you are.');
@@ -80,6 +82,15 @@ test('two people edit one room and see each other’s text, carets, presence and
   // The document outlives the page: after a reload Bob still reads both lines.
   await bob.goto(roomUrl);
   await expect(bob.getByRole('textbox', { name: 'Page Page 1' })).toContainText('And hello from Bob.');
+  await expect(bob.getByText('you are editor')).toBeVisible();
+
+  // Ada removes Bob: his open page keeps no role and no control he can no longer use.
+  await ada.getByRole('tab', { name: 'people' }).click();
+  await people.getByRole('listitem').filter({ hasText: '@room-bob' }).getByRole('button', { name: 'Remove' }).click();
+  await ada.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+  await expect(bob.getByRole('status', { name: 'Connection' })).toHaveText('No access', { timeout: 15_000 });
+  await expect(bob.getByText('you are editor')).toHaveCount(0);
+  await expect(bob.getByRole('button', { name: '+ Add page' })).toHaveCount(0);
 });
 
 test('a live space’s people and sources panels: invite by e-mail and join from the link, link access, upload, hide from AI, delete', async ({ browser }) => {

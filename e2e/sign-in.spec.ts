@@ -42,6 +42,8 @@ test('a command-line sign-in approved in the browser hands the CLI a working tok
   await page.goto('/settings/tokens');
   const row = page.getByRole('listitem', { name: 'e2e laptop' });
   await expect(row).toBeVisible();
+  // Last use is stored to the hour, so it is not shown to the minute.
+  await expect(row.locator('dt:text-is("Last used") + dd')).toHaveText('within the last hour');
   await row.getByRole('button', { name: 'Revoke' }).click();
   // Revoking asks first, in the confirm dialog, and a toast says it happened.
   await page.getByRole('dialog', { name: 'Revoke “e2e laptop”?' }).getByRole('button', { name: 'Revoke' }).click();

@@ -6,17 +6,18 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import Markdown from 'react-markdown';
 import { Button } from '@/components/ui/button.tsx';
-import { createClient, type Answer } from '@/lib/client/index.ts';
+import { Time } from '@/components/ui/time.tsx';
+import type { Answer } from '@/lib/client/index.ts';
 import { accountsApi } from '@/lib/schemas/accounts.ts';
 import { commentsApi } from '@/lib/schemas/comments.ts';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
+import { web } from '@/lib/web/api-client.ts';
 import { useConfirm } from '@/components/ui/dialog.tsx';
 
 type Thread = Answer<typeof commentsApi.list>['threads'][number];
 type Comment = Omit<Thread, 'replies'>;
 export type Selection = { exact: string; prefix: string; suffix: string };
 
-const client = createClient();
 const POLL_MS = 4000;
 
 // --- guests: the browser keeps a key (and the name) in localStorage ----------
@@ -125,7 +126,7 @@ export function CommentThreads(props: Props) {
 
   const load = useCallback(async () => {
     try {
-      const answer = await client.call(commentsApi.list, { params: { id: spaceId }, query: { path, status, v: String(props.versionNumber) } });
+      const answer = await web.call(commentsApi.list, { params: { id: spaceId }, query: { path, status, v: String(props.versionNumber) } });
       setThreads(answer.threads);
       onThreads?.(answer.threads);
     } catch (e) {
@@ -141,7 +142,7 @@ export function CommentThreads(props: Props) {
     void load();
     const timer = setInterval(async () => {
       try {
-        const head = await client.call(spacesApi.head, { params: { id: spaceId } });
+        const head = await web.call(spacesApi.head, { params: { id: spaceId } });
         // The first tick loads too: a change made between the page's first load and this tick has no earlier stamp to differ from.
         if (head.commentsUpdatedAt !== stamp.current) void load();
         stamp.current = head.commentsUpdatedAt;
@@ -177,7 +178,7 @@ export function CommentThreads(props: Props) {
 
   async function block(userId: string) {
     await act(async () => {
-      await client.call(accountsApi.block, { body: { userId } });
+      await web.call(accountsApi.block, { body: { userId } });
       setBlocked((was) => new Set([...was, userId]));
     });
   }
@@ -186,7 +187,7 @@ export function CommentThreads(props: Props) {
     if (!props.selection && !draft.trim()) return;
     if (guestNameMissing()) return;
     await act(async () => {
-      await client.call(commentsApi.create, {
+      await web.call(commentsApi.create, {
         params: { id: spaceId },
         body: {
           path,
@@ -297,7 +298,7 @@ function ThreadActions({ thread, props, act, guest, guestNameMissing, canResolve
             e.preventDefault();
             if (guestNameMissing()) return;
             void act(async () => {
-              await client.call(commentsApi.create, { params: { id: props.spaceId }, body: { path: thread.path, body: reply, parentId: thread.id, ...(props.alias ? { alias: props.alias } : {}), guest: guest(true) } });
+              await web.call(commentsApi.create, { params: { id: props.spaceId }, body: { path: thread.path, body: reply, parentId: thread.id, ...(props.alias ? { alias: props.alias } : {}), guest: guest(true) } });
               setReply('');
             });
           }}
@@ -310,11 +311,11 @@ function ThreadActions({ thread, props, act, guest, guestNameMissing, canResolve
       ) : null}
       {canResolve ? (
         thread.resolvedAt ? (
-          <Button variant="secondary" onClick={() => act(() => client.call(commentsApi.unresolve, { params: { id: thread.id } }))}>
+          <Button variant="secondary" onClick={() => act(() => web.call(commentsApi.unresolve, { params: { id: thread.id } }))}>
             Reopen
           </Button>
         ) : (
-          <Button variant="secondary" onClick={() => act(() => client.call(commentsApi.resolve, { params: { id: thread.id } }))}>
+          <Button variant="secondary" onClick={() => act(() => web.call(commentsApi.resolve, { params: { id: thread.id } }))}>
             Resolve
           </Button>
         )
@@ -383,7 +384,7 @@ function CommentBody({ comment, mine, canDelete, act, guest, onBlock, userId }: 
         onSubmit={(e) => {
           e.preventDefault();
           void act(async () => {
-            await client.call(commentsApi.edit, { params: { id: comment.id }, body: { body: text, guest: guest(false) } });
+            await web.call(commentsApi.edit, { params: { id: comment.id }, body: { body: text, guest: guest(false) } });
             setEditing(false);
           });
         }}
@@ -397,7 +398,7 @@ function CommentBody({ comment, mine, canDelete, act, guest, onBlock, userId }: 
   return (
     <div>
       <p className="text-xs text-slate-500">
-        <AuthorMenu comment={comment} onBlock={onBlock} userId={userId} /> · {new Date(comment.createdAt).toLocaleString()}
+        <AuthorMenu comment={comment} onBlock={onBlock} userId={userId} /> · <Time ms={comment.createdAt} />
         {comment.alias ? (
           <>
             {' '}
@@ -408,7 +409,7 @@ function CommentBody({ comment, mine, canDelete, act, guest, onBlock, userId }: 
           <button
             type="button"
             className="ml-1 underline"
-            onClick={async () => setHistory(history ? null : (await client.call(commentsApi.revisions, { params: { id: comment.id } })).revisions)}
+            onClick={async () => setHistory(history ? null : (await web.call(commentsApi.revisions, { params: { id: comment.id } })).revisions)}
           >
             (edited)
           </button>
@@ -419,7 +420,7 @@ function CommentBody({ comment, mine, canDelete, act, guest, onBlock, userId }: 
         <ol aria-label="Earlier texts" className="mt-1 space-y-1 border-l-2 border-slate-200 pl-2 text-xs text-slate-500">
           {history.map((r, i) => (
             <li key={i}>
-              {new Date(r.writtenAt).toLocaleString()}: {r.body}
+              <Time ms={r.writtenAt} />: {r.body}
             </li>
           ))}
         </ol>
@@ -435,7 +436,7 @@ function CommentBody({ comment, mine, canDelete, act, guest, onBlock, userId }: 
             type="button"
             className="text-red-700 underline"
             onClick={async () => {
-              if (await confirm({ title: 'Delete this comment and its replies?', confirmLabel: 'Delete comment', danger: true })) void act(() => client.call(commentsApi.delete, { params: { id: comment.id }, body: { guest: guest(false) } }));
+              if (await confirm({ title: 'Delete this comment and its replies?', confirmLabel: 'Delete comment', danger: true })) void act(() => web.call(commentsApi.delete, { params: { id: comment.id }, body: { guest: guest(false) } }));
             }}
           >
             Delete

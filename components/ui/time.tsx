@@ -3,9 +3,16 @@
 // with the exact time on hover. The server renders the UTC text; the browser
 // replaces it with local text once mounted.
 import { useEffect, useState } from 'react';
-import { formatTime, relativeTime } from '@/lib/web/format.ts';
+import { formatDay, formatTime, relativeTime } from '@/lib/web/format.ts';
 
-export function Time({ ms, className }: { ms: number | null; className?: string }) {
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * `precision="hour"` for times stored to the hour (a token's last use): the
+ * day, or "within the last hour" and "3 hours ago", never a minute the
+ * server did not record.
+ */
+export function Time({ ms, className, precision = 'minute' }: { ms: number | null; className?: string; precision?: 'minute' | 'hour' }) {
   const [now, setNow] = useState<number | null>(null);
   useEffect(() => {
     setNow(Date.now());
@@ -13,8 +20,10 @@ export function Time({ ms, className }: { ms: number | null; className?: string 
     return () => clearInterval(timer);
   }, []);
   if (ms === null) return <span>—</span>;
-  const exact = now === null ? formatTime(ms) : new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-  const shown = now === null ? formatTime(ms) : (relativeTime(ms, now) ?? exact);
+  const hourly = precision === 'hour';
+  const exact = now === null ? (hourly ? formatDay(ms) : formatTime(ms)) : new Date(ms).toLocaleString(undefined, hourly ? { dateStyle: 'medium' } : { dateStyle: 'medium', timeStyle: 'short' });
+  const recent = now === null ? null : hourly && Math.abs(now - ms) < HOUR ? 'within the last hour' : relativeTime(ms, now);
+  const shown = recent ?? exact;
   return (
     <time dateTime={new Date(ms).toISOString()} title={exact} className={className} suppressHydrationWarning>
       {shown}

@@ -6,6 +6,13 @@ export function formatTime(ms: number | null): string {
   return ms === null ? '—' : `${formatter.format(new Date(ms))} UTC`;
 }
 
+const dayFormatter = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** "28 Nov 2026": a day, for times not stored to the minute. */
+export function formatDay(ms: number): string {
+  return dayFormatter.format(new Date(ms));
+}
+
 export function formatDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }

@@ -44,7 +44,7 @@ export default async function TokensPage() {
                     </dd>
                     <dt>Last used</dt>
                     <dd>
-                      <Time ms={token.lastUsedAt} />
+                      <Time ms={token.lastUsedAt} precision="hour" />
                     </dd>
                     <dt>Expires</dt>
                     <dd>
