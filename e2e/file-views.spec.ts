@@ -62,6 +62,11 @@ for (const size of WIDTHS) {
 
       // The tree: folders closed until opened, by mouse or keyboard, each with its size.
       const tree = page.getByRole('navigation', { name: 'Files' });
+      if (size.name === 'phone') {
+        // One column: a folder's files are listed once, by the folder's list; the tree shows beside a file.
+        await expect(tree).toBeHidden();
+        await page.goto(`/spaces/${space.id}?path=README.md`);
+      }
       const docs = tree.locator('details', { has: page.locator('summary', { hasText: 'docs/' }) }).first();
       await expect(docs).toHaveJSProperty('open', false);
       await expect(tree.getByRole('link', { name: 'intro.txt' })).toBeHidden();
@@ -74,6 +79,7 @@ for (const size of WIDTHS) {
       await page.keyboard.press('Enter');
       await expect(tree.getByRole('link', { name: 'intro.txt' })).toBeHidden();
       await inBothSchemes(page, `root-${size.name}`);
+      if (size.name === 'phone') await page.goto(`/spaces/${space.id}`);
 
       // A folder of the list: its own README under it.
       await list.getByRole('link', { name: 'docs/' }).click();
@@ -85,7 +91,8 @@ for (const size of WIDTHS) {
       await page.goto(`/spaces/${space.id}?path=src%2Fapp.js`);
       const lines = page.getByRole('group', { name: 'Lines of src/app.js' });
       await lines.getByRole('link', { name: '5', exact: true }).click();
-      await expect(page).toHaveURL(/#L5$/);
+      // The address pins the version shown, as GitHub's permalinks pin a commit.
+      await expect(page).toHaveURL(/[?&]v=3#L5$/);
       await expect(lines.locator('tr[data-selected]')).toHaveCount(1);
       await lines.getByRole('link', { name: '12', exact: true }).click({ modifiers: ['Shift'] });
       await expect(page).toHaveURL(/#L5-L12$/);

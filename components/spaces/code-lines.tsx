@@ -1,12 +1,13 @@
 'use client';
 // A text file with numbered lines that can be linked to, as on GitHub: a
 // click on a number selects its line, a shift-click the range from the line
-// selected before, and the address says which (#L10, #L10-L20), so that an
-// address opened later highlights the same lines and scrolls to them.
+// selected before, and the address says which (#L10, #L10-L20) of which
+// version (?v=, as GitHub's permalinks pin a commit), so that an address
+// opened later, after newer pushes too, highlights the same lines.
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { lineHash, lineRange } from '@/lib/web/file-view.ts';
 
-export function CodeLines({ lines, label }: { lines: string[]; label: string }) {
+export function CodeLines({ lines, label, version }: { lines: string[]; label: string; version: number }) {
   const [range, setRange] = useState<[number, number] | null>(null);
   // Where a shift-click extends from: the line clicked last without shift.
   const from = useRef<number | null>(null);
@@ -29,7 +30,10 @@ export function CodeLines({ lines, label }: { lines: string[]; label: string }) 
     if (!event.shiftKey || from.current === null) from.current = line;
     setRange(picked);
     // Replaced, not pushed: picking lines is not a page to go back to.
-    window.history.replaceState(window.history.state, '', lineHash(picked));
+    const address = new URL(window.location.href);
+    address.searchParams.set('v', String(version));
+    address.hash = lineHash(picked);
+    window.history.replaceState(window.history.state, '', address);
   };
 
   return (
