@@ -90,12 +90,17 @@ test('a members-only site is not found for visitors, and a password-protected on
   await expect(page).toHaveURL(locked.url);
   const asked = await page.goto(locked.url);
   expect(asked!.status()).toBe(401);
+  // The site's host has no stylesheet of the app's, yet the page reads as Atrium's: its font and logo.
+  const siteFont = await page.evaluate(() => getComputedStyle(document.body).fontFamily);
+  await expect(page.getByRole('banner').locator('svg')).toBeVisible();
   await page.getByLabel('Password').fill('wrong');
   await page.getByRole('button', { name: 'Open' }).click();
   await expect(page.getByText('Wrong password.')).toBeVisible();
   await page.getByLabel('Password').fill('open sesame');
   await page.getByRole('button', { name: 'Open' }).click();
   await expect(page.getByRole('heading', { name: 'Secret page' })).toBeVisible();
+  await page.goto('/signin');
+  expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toBe(siteFont);
   await visitor.close();
 });
 
@@ -119,8 +124,24 @@ test('an alias serves its version at an address of its own, and the History tab 
 
   await signIn(page, handle);
   await page.goto(`/spaces/${space.id}/history`);
-  const listed = page.getByRole('table', { name: 'Aliases' });
-  await expect(listed.getByRole('row').filter({ hasText: 'pr-1' })).toContainText(aliases[0].url);
+  const listed = page.getByRole('list', { name: 'Aliases' });
+  await expect(listed.getByRole('listitem').filter({ hasText: 'pr-1' })).toContainText(aliases[0].url);
+  // At 1280 px the whole address and its Copy button show.
+  const copy = listed.getByRole('button', { name: 'Copy the address of pr-1' });
+  await copy.scrollIntoViewIfNeeded();
+  await expect(copy).toBeInViewport({ ratio: 1 });
+  const link = listed.getByRole('link', { name: aliases[0].url });
+  await expect(link).toBeInViewport({ ratio: 1 });
+
+  // An alias is made here too, and a name the API refuses is explained in words.
+  const form = page.getByRole('form', { name: 'Set an alias' });
+  await form.getByLabel('Alias name').fill('Not OK!');
+  await form.getByRole('button', { name: 'Set alias' }).click();
+  await expect(form.getByRole('alert')).toHaveText(/^Name must be 1 to 30 lowercase letters/);
+  await form.getByLabel('Alias name').fill('review');
+  await form.getByLabel('Version').selectOption('2');
+  await form.getByRole('button', { name: 'Set alias' }).click();
+  await expect(listed.getByRole('listitem').filter({ hasText: 'review' })).toContainText('version 2');
 
   // A comment written on the preview is on its version and names the alias.
   await listed.getByRole('link', { name: 'Comments through pr-1' }).click();
@@ -128,9 +149,9 @@ test('an alias serves its version at an address of its own, and the History tab 
   await page.getByRole('link', { name: 'Review the preview’s home page' }).click();
   await page.getByRole('link', { name: 'Show the source' }).click();
   await expect(page.getByRole('region', { name: 'File index.html' })).toContainText('First');
-  const form = page.getByRole('form', { name: 'New comment' });
-  await form.getByRole('textbox', { name: 'Comment' }).fill('Looks right on the preview');
-  await form.getByRole('button', { name: 'Comment' }).click();
+  const comment = page.getByRole('form', { name: 'New comment' });
+  await comment.getByRole('textbox', { name: 'Comment' }).fill('Looks right on the preview');
+  await comment.getByRole('button', { name: 'Comment' }).click();
   await expect(page.getByRole('listitem', { name: `Thread by @${handle}` })).toContainText('via pr-1');
   const { threads } = await (await request.get(`/v1/spaces/${space.id}/comments?path=index.html&v=1`, { headers })).json();
   expect(threads).toMatchObject([{ alias: 'pr-1', versionNumber: 1, body: 'Looks right on the preview' }]);
