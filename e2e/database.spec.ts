@@ -31,6 +31,25 @@ test('a person runs SQL in the console, restores the database to before a change
   await page.getByLabel('SQL', { exact: true }).fill('SELECT * FROM nowhere');
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'no such table: nowhere' })).toBeVisible();
+  // A write without "Allow writes" says what to tick, not what to send.
+  await page.getByLabel('SQL', { exact: true }).fill("INSERT INTO pets (name) VALUES ('Kit')");
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'it was not run' })).toContainText('tick “Allow writes”');
+  await expect(page.getByText('write: true')).toHaveCount(0);
+
+  // Guest writes are a form, one statement each, not JSON to type.
+  const guests = page.getByRole('region', { name: 'Guest writes' });
+  await guests.getByRole('button', { name: 'Add a guest write' }).click();
+  const first = guests.getByRole('listitem', { name: 'Guest write 1' });
+  await first.getByLabel('Name').fill('add pet');
+  await first.getByLabel('Statement').fill('INSERT INTO pets (name) VALUES (?)');
+  await guests.getByRole('button', { name: 'Save guest writes' }).click();
+  await expect(guests.getByRole('alert')).toHaveText(/^Name must be 1 to 64 letters/);
+  await first.getByLabel('Name').fill('add_pet');
+  await guests.getByRole('button', { name: 'Save guest writes' }).click();
+  await expect(guests.getByText('Saved.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Guest writes' }).getByLabel('Name')).toHaveValue('add_pet');
 
   // Restore to the second before Tom came.
   const local = new Date(beforeChange - new Date(beforeChange).getTimezoneOffset() * 60_000).toISOString().slice(0, 19);

@@ -160,21 +160,23 @@ function Console({ id, canWrite, onChange }: { id: string; canWrite: boolean; on
   );
 }
 
+type GuestWrite = { name: string; sql: string };
+
 function GuestWrites({ id }: { id: string }) {
-  const [text, setText] = useState('');
+  const [statements, setStatements] = useState<GuestWrite[]>([]);
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     web
       .call(spacedbApi.guestWrites, { params: { id } })
-      .then((r) => setText(JSON.stringify(r.statements, null, 2)))
+      .then((r) => setStatements(r.statements))
       .catch((e) => setError(message(e)));
   }, [id]);
+  const change = (index: number, field: keyof GuestWrite, value: string) => setStatements((all) => all.map((s, i) => (i === index ? { ...s, [field]: value } : s)));
   async function save() {
     setError(null);
     setNote(null);
     try {
-      const statements = JSON.parse(text);
       await web.call(spacedbApi.putGuestWrites, { params: { id }, body: { statements } });
       setNote('Saved.');
     } catch (e) {
@@ -183,15 +185,47 @@ function GuestWrites({ id }: { id: string }) {
   }
   return (
     <Card title="Guest writes">
-      <p className="mb-2 text-sm text-slate-600">
-        Named statements guests may run while the space allows guest writes (Settings). Each must be one INSERT, UPDATE, DELETE or REPLACE. A guest sends
-        <code className="mx-1">{'{ "sql": "<name>", "params": [...], "write": true, "guest": { "name": "…" } }'}</code>.
+      <p className="mb-3 text-sm text-slate-600">
+        Named statements guests may run while the space allows guest writes (Settings). Each must be one INSERT, UPDATE, DELETE or REPLACE; a guest&apos;s page runs one by its name.
       </p>
-      <textarea aria-label="Guest writes (JSON)" value={text} onChange={(e) => setText(e.target.value)} rows={6} spellCheck={false} className="block w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm" />
-      <div className="mt-2 flex items-center gap-3">
-        <Button variant="secondary" onClick={save}>
-          Save guest writes
+      {statements.length === 0 ? <EmptyState>No guest writes: guests cannot change this database.</EmptyState> : null}
+      <ol className="space-y-4">
+        {statements.map((statement, index) => (
+          <li key={index} aria-label={`Guest write ${index + 1}`} className="rounded-md border border-slate-200 p-3 dark:border-slate-700">
+            <label className="block text-sm font-medium" htmlFor={`guest-write-name-${index}`}>
+              Name
+            </label>
+            <input
+              id={`guest-write-name-${index}`}
+              value={statement.name}
+              onChange={(e) => change(index, 'name', e.target.value)}
+              placeholder="add_signup"
+              spellCheck={false}
+              className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
+            />
+            <label className="mt-2 block text-sm font-medium" htmlFor={`guest-write-sql-${index}`}>
+              Statement
+            </label>
+            <textarea
+              id={`guest-write-sql-${index}`}
+              value={statement.sql}
+              onChange={(e) => change(index, 'sql', e.target.value)}
+              rows={3}
+              spellCheck={false}
+              placeholder="INSERT INTO signups (name) VALUES (?)"
+              className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
+            />
+            <Button variant="secondary" size="sm" className="mt-2" onClick={() => setStatements((all) => all.filter((_, i) => i !== index))}>
+              Remove
+            </Button>
+          </li>
+        ))}
+      </ol>
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <Button variant="secondary" onClick={() => setStatements((all) => [...all, { name: '', sql: '' }])}>
+          Add a guest write
         </Button>
+        <Button onClick={save}>Save guest writes</Button>
         {note ? <span className="text-sm text-green-700">{note}</span> : null}
       </div>
       {error ? <ErrorNote>{error}</ErrorNote> : null}
