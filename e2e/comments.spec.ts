@@ -170,7 +170,7 @@ test("the comments tab shows a file as the files tab does: markdown images load,
     await expect(page.getByText("export const line")).toBeVisible();
     // Numbered lines, drawn so that a selection to quote never holds the numbers.
     const firstLine = page.getByRole('region', { name: 'File long.ts' }).locator('.line').first();
-    expect(await firstLine.evaluate((line) => getComputedStyle(line, '::before').content)).toBe('"1"');
+    expect(await firstLine.evaluate((line) => getComputedStyle(line, '::before').content)).toBe('counter(line)');
     expect(await firstLine.evaluate((line) => line.textContent?.startsWith('export'))).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   }

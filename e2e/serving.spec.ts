@@ -131,6 +131,7 @@ test('an alias serves its version at an address of its own, and the History tab 
   await copy.scrollIntoViewIfNeeded();
   await expect(copy).toBeInViewport({ ratio: 1 });
   const link = listed.getByRole('link', { name: aliases[0].url });
+  await link.scrollIntoViewIfNeeded();
   await expect(link).toBeInViewport({ ratio: 1 });
 
   // An alias is made here too, and a name the API refuses is explained in words.

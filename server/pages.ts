@@ -4,11 +4,11 @@
 // small copy of the app's look, and a CSP that lets nothing else in.
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
 
-// The app's font stack (Tailwind's sans) and page colours, so these pages read as Atrium's own.
+// The app's font stack (its Tailwind build's --font-sans) and page colours, so these pages read as Atrium's own.
 const STYLE = `
 :root{color-scheme:light dark;--brand:#4338ca;--text:#0f172a;--muted:#475569;--line:#e2e8f0;--bg:#f8fafc;--card:#fff;--error:#b91c1c}
 @media (prefers-color-scheme:dark){:root{--brand:#a5b4fc;--text:#f1f5f9;--muted:#94a3b8;--line:#334155;--bg:#020617;--card:#0f172a;--error:#fca5a5}}
-*{box-sizing:border-box}body{margin:0;font:16px/1.5 ui-sans-serif,system-ui,sans-serif,"Apple Color Emoji","Segoe UI Emoji","Segoe UI Symbol","Noto Color Emoji";-webkit-font-smoothing:antialiased;-moz-osx-font-smoothing:grayscale;color:var(--text);background:var(--bg)}
+*{box-sizing:border-box}body{margin:0;font:16px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue","Noto Sans",Arial,sans-serif,"Apple Color Emoji","Segoe UI Emoji","Segoe UI Symbol","Noto Color Emoji";-webkit-font-smoothing:antialiased;-moz-osx-font-smoothing:grayscale;color:var(--text);background:var(--bg)}
 header{border-bottom:1px solid var(--line);background:var(--card)}header div{max-width:64rem;margin:0 auto;padding:.75rem 1rem}
 header a{display:inline-flex;align-items:center;gap:.5rem;color:var(--brand);font-weight:600;font-size:1.125rem;text-decoration:none}header svg{width:1.5rem;height:1.5rem}
 main{max-width:28rem;margin:12vh auto;padding:0 1rem}
