@@ -50,6 +50,11 @@ export function queueNotifications(client: Pick<Prisma.TransactionClient, 'notif
   return client.notification.createMany({ data: rows });
 }
 
+/** Joining a workspace answers its invitation: the inbox stops showing that as unread. Runs in the join's transaction. */
+export function markInvitationRead(client: Pick<Prisma.TransactionClient, 'notification'>, userId: string, workspaceId: string) {
+  return client.notification.updateMany({ where: { userId, workspaceId, kind: 'invited', readAt: null }, data: { readAt: new Date() } });
+}
+
 /**
  * After the commit: trims the recipients' inboxes and mails those who want
  * this kind by mail. Best effort: a failure is logged, the event stands.

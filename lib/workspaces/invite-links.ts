@@ -15,6 +15,7 @@ import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import { log } from '../log.ts';
 import { sendMail } from '../mail/mailer.ts';
+import { markInvitationRead } from '../notifications/notifications.ts';
 import type { InviteAcceptResult, InviteLink, InviteLinkResult, InvitePreview } from '../schemas/workspaces.ts';
 import { hashSecret, newSecret } from '../secrets.ts';
 import { assertSeatFree } from './seats.ts';
@@ -213,6 +214,8 @@ export async function acceptInviteLink({ actor }: SignedInCaller, token: string)
       },
       update: { role: link.role, status: 'accepted', acceptedAt: new Date() },
     });
+    // A link can answer an invitation by handle too.
+    await markInvitationRead(tx, actor.user.id, workspace.id);
     await recordAudit(tx, {
       workspaceId: workspace.id,
       actor: actor.user,

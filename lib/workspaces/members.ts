@@ -11,7 +11,7 @@ import { recordAudit } from '../audit/log.ts';
 import { db } from '../db/client.ts';
 import type { RoomKind, RoomRole, WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../core/errors.ts';
-import { deliverNotifications, eventNotifications, queueNotifications } from '../notifications/notifications.ts';
+import { deliverNotifications, eventNotifications, markInvitationRead, queueNotifications } from '../notifications/notifications.ts';
 import { publishRoomEvent } from '../db/bus.ts';
 import { assertSeatFree } from './seats.ts';
 import { changeWorkspace, type Tx } from './transaction.ts';
@@ -169,6 +169,7 @@ export async function acceptInvitation({ actor }: SignedInCaller, slug: string):
       where: { workspaceId_userId: { workspaceId: invitation.workspace.id, userId: actor.user.id } },
       data: { status: 'accepted', acceptedAt: new Date() },
     });
+    await markInvitationRead(tx, actor.user.id, invitation.workspace.id);
     await recordAudit(tx, {
       workspaceId: invitation.workspace.id,
       actor: actor.user,

@@ -30,9 +30,16 @@ describe('events', () => {
     const [invitation] = (await inbox(people.invited)).notifications;
     expect(invitation).toMatchObject({ kind: 'invited', role: 'member', read: false, actor: { id: people.owner.id, handle: people.owner.handle }, workspace: { slug, name: 'Fixture team' }, path: '/' });
     expect(await kinds(people.owner)).not.toContain('invited');
-    // Once accepted, it leads to the workspace.
+    // Once accepted, it leads to the workspace, and it is read: the invitation is answered.
     const joiner = (await w.fresh('member'))!;
-    expect((await inbox(joiner)).notifications).toEqual([expect.objectContaining({ kind: 'invited', path: `/w/${slug}` })]);
+    expect(await inbox(joiner)).toMatchObject({ unread: 0, notifications: [expect.objectContaining({ kind: 'invited', path: `/w/${slug}`, read: true })] });
+  });
+
+  it('joining by an invite link answers an invitation by handle too: it is read', async () => {
+    const invitee = (await w.fresh('invited'))!;
+    expect((await inbox(invitee)).unread).toBe(1);
+    await w.must(200, 'POST', '/v1/workspace-invites/accept', { as: invitee, body: { token: (await w.inviteLink()).token } });
+    expect(await inbox(invitee)).toMatchObject({ unread: 0, notifications: [expect.objectContaining({ kind: 'invited', read: true })] });
   });
 
   it('a role change notifies the member whose role changed, not the admin who changed it', async () => {
@@ -96,15 +103,16 @@ describe('reading the inbox', () => {
   it('marks notifications read by id or all at once, and counts what is unread', async () => {
     const person = (await w.fresh('viewer'))!;
     for (const text of ['one', 'two', 'three']) await comment(w.people.owner, w.spaces.members, { body: `@${person.handle} ${text}` });
+    // The three mentions; the invitation was read when they accepted it.
     const page = await inbox(person);
-    expect(page.unread).toBe(4);
+    expect(page.unread).toBe(3);
     const [newest] = page.notifications;
-    expect(await markRead(person, { ids: [newest.id] })).toMatchObject({ status: 200, json: { unread: 3 } });
+    expect(await markRead(person, { ids: [newest.id] })).toMatchObject({ status: 200, json: { unread: 2 } });
     const after = await inbox(person);
     expect(after.notifications.find((n) => n.id === newest.id)?.read).toBe(true);
-    expect(after.unread).toBe(3);
+    expect(after.unread).toBe(2);
     // Marking again changes nothing.
-    expect((await markRead(person, { ids: [newest.id] })).json).toEqual({ unread: 3 });
+    expect((await markRead(person, { ids: [newest.id] })).json).toEqual({ unread: 2 });
     expect((await markRead(person, { all: true })).json).toEqual({ unread: 0 });
     expect((await inbox(person)).notifications.every((n) => n.read)).toBe(true);
   });
@@ -117,7 +125,7 @@ describe('reading the inbox', () => {
     expect(first.next).toEqual(expect.any(Number));
     const second = await inbox(person, { limit: '2', before: String(first.next) });
     expect(second.notifications.map((n) => n.kind)).toEqual(['invited']);
-    expect(second).toMatchObject({ next: null, unread: 3 });
+    expect(second).toMatchObject({ next: null, unread: 2 });
   });
 
   it("refuses both or neither of ids and all, and another person's notification is 404", async () => {
