@@ -33,21 +33,23 @@ export function EditorToolbar({ editor, onImages, ref }: Props) {
   const chain = () => editor.chain().focus();
   const editLink = () => setLinking(editor.getAttributes('link').href ?? 'https://');
   useImperativeHandle(ref, () => ({ link: editLink, images: () => picker.current?.click() }));
-  // Each label holds its button's visible text, so that saying what one sees works (voice control).
-  const tools: { label: string; text: string; on: boolean; run: () => void }[] = [
+  // Each button shows a drawn icon and a word, and its name is that word (or starts with it), so
+  // saying what one sees works (voice control); the title says it to a mouse too.
+  const tools: { label: string; text: string; icon?: string; on: boolean; run: () => void }[] = [
     { label: 'H2 Heading', text: 'H2', on: state.h2, run: () => chain().toggleHeading({ level: 2 }).run() },
     { label: 'H3 Subheading', text: 'H3', on: state.h3, run: () => chain().toggleHeading({ level: 3 }).run() },
-    { label: 'Bulleted list', text: '• List', on: state.bullets, run: () => chain().toggleBulletList().run() },
-    { label: '1. List (numbered)', text: '1. List', on: state.numbers, run: () => chain().toggleOrderedList().run() },
-    { label: 'Tasks (checklist)', text: '☐ Tasks', on: state.tasks, run: () => chain().toggleTaskList().run() },
-    { label: 'Code block', text: '</>', on: state.code, run: () => chain().toggleCodeBlock().run() },
-    { label: 'Quote', text: '❝', on: state.quote, run: () => chain().toggleBlockquote().run() },
-    { label: 'Table', text: '▦ Table', on: state.table, run: () => chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run() },
+    { label: 'List (bulleted)', text: 'List', icon: 'M6 4h7.5M6 8h7.5M6 12h7.5M2.75 4h.01M2.75 8h.01M2.75 12h.01', on: state.bullets, run: () => chain().toggleBulletList().run() },
+    { label: 'Numbered list', text: 'Numbered', icon: 'M6.5 4h7M6.5 8h7M6.5 12h7M2.5 2.75l1-.5v3.5M2.25 9.5a1 1 0 0 1 1.75.6c0 .9-1.75 1.4-1.75 2.4H4', on: state.numbers, run: () => chain().toggleOrderedList().run() },
+    { label: 'Checklist', text: 'Checklist', icon: 'M2.5 2.5h4v4h-4zM3.5 4.5l.9.9 1.4-1.9M8.5 4.5h5M2.5 9.5h4v4h-4zM8.5 11.5h5', on: state.tasks, run: () => chain().toggleTaskList().run() },
+    { label: 'Code block', text: 'Code', icon: 'M5.5 4.5 2 8l3.5 3.5M10.5 4.5 14 8l-3.5 3.5', on: state.code, run: () => chain().toggleCodeBlock().run() },
+    { label: 'Quote', text: 'Quote', icon: 'M3 3v10M6 5h7M6 8h7M6 11h5', on: state.quote, run: () => chain().toggleBlockquote().run() },
+    { label: 'Table', text: 'Table', icon: 'M2.5 2.5h11v11h-11zM2.5 6.5h11M2.5 10h11M6.5 6.5v7M10 6.5v7', on: state.table, run: () => chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run() },
   ];
   return (
     <div role="toolbar" aria-label="Formatting" className="mb-2 flex flex-wrap items-center gap-1 rounded-md border border-slate-200 p-1 dark:border-slate-700">
       {tools.map((tool) => (
         <button key={tool.label} type="button" className={button} aria-label={tool.label} title={tool.label} aria-pressed={tool.on} onClick={tool.run}>
+          {tool.icon ? <Icon d={tool.icon} /> : null}
           {tool.text}
         </button>
       ))}

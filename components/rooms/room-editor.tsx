@@ -3,6 +3,7 @@
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import Collaboration from '@tiptap/extension-collaboration';
 import CollaborationCaret from '@tiptap/extension-collaboration-caret';
+import { Placeholder } from '@tiptap/extensions';
 import type { ChainedCommands } from '@tiptap/core';
 import { EditorContent, useEditor, type Editor } from '@tiptap/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -138,6 +139,8 @@ export function RoomEditor({
         ...documentExtensions,
         Collaboration.configure({ document: doc, field: `page:${pageId}` }),
         CollaborationCaret.configure({ provider, user }),
+        // Shown only while the page is empty and only to those who may write in it.
+        Placeholder.configure({ placeholder: 'Write here; type / for headings, lists and tables, or @ to mention someone' }),
         menu('slashMenu', '/', (query) => matching(blockItems(toolbar.current, Boolean(imagesPath)), query)),
         menu('mentionMenu', '@', (query) =>
           matching(

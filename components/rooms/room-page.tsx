@@ -7,10 +7,12 @@ import { RoomView } from './room-view.tsx';
 
 /** A room or live space: the record from the domain function; everything live happens in RoomView. */
 export async function RoomPage({ kind, id }: { kind: RoomKindName; id: string }) {
-  const caller = await requirePageCaller(`/${KIND[kind].prefix}/${id}`);
+  const { prefix, plural } = KIND[kind];
+  const caller = await requirePageCaller(`/${prefix}/${id}`);
   const room = await orNotFound(getRoom(caller, kind, id));
+  const { slug, name } = room.workspace;
   return (
-    <Page actor={caller.actor} width="max-w-7xl">
+    <Page actor={caller.actor} workspace={slug} crumbs={[{ label: name, href: `/w/${slug}` }, { label: plural, href: `/${prefix}?workspace=${slug}` }, { label: room.name }]}>
       <RoomView kind={kind} room={room} me={caller.actor.user} />
     </Page>
   );

@@ -11,6 +11,8 @@ import { PagesSidebar, usePages } from './pages-sidebar.tsx';
 import { PeoplePanel } from './people-panel.tsx';
 import { RoomEditor } from './room-editor.tsx';
 import { useConfirm } from '@/components/ui/dialog.tsx';
+import { DropdownMenu } from '@/components/ui/menu.tsx';
+import { toastAfterReload } from '@/components/ui/toast.tsx';
 import { SourcesPanel } from './sources-panel.tsx';
 import './rooms.css';
 
@@ -93,7 +95,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
         live = c;
         setConnection(c);
       },
-      (error: Error) => setFailure(error.message),
+      (error: Error) => setFailure(`Could not open the ${KIND[kind].noun.toLowerCase()}: ${error.message}`),
     );
     return () => {
       cancelled = true;
@@ -154,7 +156,6 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
     [connection],
   );
 
-  const { prefix, api } = KIND[kind];
   const others = present.filter((p) => !p.self);
 
   return (
@@ -165,17 +166,9 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
             {room.icon ? `${room.icon} ` : ''}
             {room.name}
           </h1>
-          <p className="text-sm text-slate-500 dark:text-slate-400">
-            <a className="hover:underline" href={`/${prefix}?workspace=${room.workspace.slug}`}>
-              {room.workspace.name}
-            </a>{' '}
-            · {status === 'revoked' ? 'no access' : `you are ${role}`} ·{' '}
-            <a className="hover:underline" href={`/v1/${prefix}/${room.id}/markdown`}>
-              Markdown
-            </a>
-          </p>
+          <p className="text-sm text-slate-500 dark:text-slate-400">{status === 'revoked' ? 'no access' : `you are ${role}`}</p>
         </div>
-        <div className="flex items-center gap-3">
+        <div className="flex flex-wrap items-center gap-3">
           <ul aria-label="Here now" className="flex -space-x-1">
             {others.map((p) => (
               <li
@@ -196,12 +189,13 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
           >
             {STATUS_TEXT[status]}
           </span>
+          <RoomMenu kind={kind} roomId={room.id} manage={caps.manage} onError={setFailure} />
         </div>
       </header>
 
       {failure ? (
         <p role="alert" className="mb-4 rounded-md bg-red-50 p-3 text-sm text-red-800">
-          Could not open the room: {failure}
+          {failure}
         </p>
       ) : null}
       {revokedMessage ? (
@@ -239,35 +233,36 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
           </div>
           {tab === 'people' ? <PeoplePanel kind={kind} room={room} caps={caps} me={me} present={present} changes={changes.people} /> : null}
           {tab === 'sources' ? <SourcesPanel kind={kind} roomId={room.id} caps={caps} me={me.id} changes={changes.sources} /> : null}
-          {caps.manage ? <RoomDanger kind={kind} roomId={room.id} api={api} /> : null}
         </aside>
       </div>
     </div>
   );
 }
 
-function RoomDanger({ kind, roomId, api }: { kind: RoomKindName; roomId: string; api: (typeof KIND)['room']['api'] }) {
+/** The page's menu: the document as Markdown and, for managers, deleting it (after the app's confirm dialog). */
+function RoomMenu({ kind, roomId, manage, onError }: { kind: RoomKindName; roomId: string; manage: boolean; onError: (message: string) => void }) {
   const confirm = useConfirm();
-  const [error, setError] = useState<string | null>(null);
-  const { noun, prefix } = KIND[kind];
+  const { noun, prefix, api } = KIND[kind];
+  const thing = noun.toLowerCase();
+  async function remove() {
+    if (!(await confirm({ title: `Delete this ${thing} for everyone?`, description: 'Its document, chat and sources go with it. This cannot be undone.', confirmLabel: `Delete ${thing}`, danger: true }))) return;
+    try {
+      await web.call(api.delete, { params: { id: roomId } });
+      toastAfterReload(`${noun} deleted.`);
+      window.location.assign(`/${prefix}`);
+    } catch (failure) {
+      onError(`Could not delete the ${thing}: ${(failure as Error).message}`);
+    }
+  }
   return (
-    <div className="mt-6 border-t border-slate-200 pt-3 text-sm">
-      <button
-        type="button"
-        className="text-red-700 hover:underline dark:text-red-400"
-        onClick={async () => {
-          if (!(await confirm({ title: `Delete this ${noun.toLowerCase()} for everyone?`, description: 'Its document, chat and sources go with it.', confirmLabel: `Delete ${noun.toLowerCase()}`, danger: true }))) return;
-          try {
-            await web.call(api.delete, { params: { id: roomId } });
-            window.location.assign(`/${prefix}`);
-          } catch (failure) {
-            setError((failure as Error).message);
-          }
-        }}
-      >
-        Delete {noun.toLowerCase()}
-      </button>
-      {error ? <p role="alert" className="text-red-700 dark:text-red-400">{error}</p> : null}
-    </div>
+    <DropdownMenu
+      label={`${noun} actions`}
+      align="right"
+      button={<span>Actions</span>}
+      items={[
+        { label: 'Download as Markdown', href: `/v1/${prefix}/${roomId}/markdown` },
+        ...(manage ? [{ separator: true as const }, { label: `Delete ${thing}…`, run: () => void remove(), danger: true }] : []),
+      ]}
+    />
   );
 }

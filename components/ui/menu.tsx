@@ -1,17 +1,20 @@
 'use client';
 // A dropdown menu (menu button pattern): Enter, Space or ArrowDown opens it,
 // arrows move between items, Escape closes it and returns focus, a click
-// outside closes it.
+// outside closes it. An item is a link, or an action (`run`) such as one that
+// opens a confirm dialog.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
-export type MenuItem = { label: string; href: string; current?: boolean; hint?: string } | { separator: true };
+export type MenuItem = { label: string; href: string; current?: boolean; hint?: string } | { label: string; run: () => void; danger?: boolean } | { separator: true };
+
+const itemClass = 'block w-full px-3 py-2 text-left [overflow-wrap:anywhere] hover:bg-slate-100 focus:bg-slate-100 focus:outline-none dark:hover:bg-slate-800 dark:focus:bg-slate-800';
 
 export function DropdownMenu({ label, button, items, align = 'left' }: { label: string; button: ReactNode; items: MenuItem[]; align?: 'left' | 'right' }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const root = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
-  const links = () => [...(root.current?.querySelectorAll<HTMLAnchorElement>('[role="menuitem"]') ?? [])];
+  const links = () => [...(root.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
 
   useEffect(() => {
     if (!open) return;
@@ -25,7 +28,7 @@ export function DropdownMenu({ label, button, items, align = 'left' }: { label: 
 
   function onKey(event: React.KeyboardEvent) {
     const all = links();
-    const at = all.indexOf(document.activeElement as HTMLAnchorElement);
+    const at = all.indexOf(document.activeElement as HTMLElement);
     if (event.key === 'Escape') {
       setOpen(false);
       trigger.current?.focus();
@@ -72,13 +75,28 @@ export function DropdownMenu({ label, button, items, align = 'left' }: { label: 
           {items.map((item, i) =>
             'separator' in item ? (
               <li key={i} role="separator" className="my-1 border-t border-slate-200 dark:border-slate-700" />
+            ) : 'run' in item ? (
+              <li key={i} role="none">
+                <button
+                  type="button"
+                  role="menuitem"
+                  className={`${itemClass} ${item.danger ? 'text-red-700 dark:text-red-400' : ''}`}
+                  onClick={() => {
+                    setOpen(false);
+                    trigger.current?.focus();
+                    item.run();
+                  }}
+                >
+                  {item.label}
+                </button>
+              </li>
             ) : (
               <li key={i} role="none">
                 <a
                   role="menuitem"
                   href={item.href}
                   aria-current={item.current ? 'page' : undefined}
-                  className={`block px-3 py-2 [overflow-wrap:anywhere] hover:bg-slate-100 focus:bg-slate-100 focus:outline-none dark:hover:bg-slate-800 dark:focus:bg-slate-800 ${item.current ? 'font-semibold text-brand dark:text-indigo-300' : ''}`}
+                  className={`${itemClass} ${item.current ? 'font-semibold text-brand dark:text-indigo-300' : ''}`}
                 >
                   {item.label}
                   {item.hint ? <span className="block text-xs text-slate-500">{item.hint}</span> : null}

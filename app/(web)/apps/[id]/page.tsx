@@ -26,16 +26,19 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
   ]);
   const live = app.liveVersion !== null;
   return (
-    <Page actor={caller.actor}>
+    <Page
+      actor={caller.actor}
+      workspace={app.room.workspace.slug}
+      crumbs={[{ label: app.room.workspace.name, href: `/w/${app.room.workspace.slug}` }, { label: 'Apps', href: `/w/${app.room.workspace.slug}/apps` }, { label: app.name }]}
+    >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h1 className="text-2xl font-bold">{app.name}</h1>
+          <h1 className="text-2xl font-bold tracking-tight">{app.name}</h1>
           <p className="text-sm text-slate-600 dark:text-slate-400">
             <span data-testid="app-status">{app.status}</span> · built from{' '}
             <a className="text-brand dark:text-indigo-300" href={`/${app.room.kind === 'room' ? 'rooms' : 'live-spaces'}/${app.room.id}`}>
               {app.room.name}
-            </a>{' '}
-            · <a className="text-brand dark:text-indigo-300" href={`/w/${app.room.workspace.slug}/apps`}>all apps of {app.room.workspace.name}</a>
+            </a>
           </p>
         </div>
         <div className="flex flex-wrap items-end gap-3">
