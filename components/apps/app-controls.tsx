@@ -1,11 +1,14 @@
 'use client';
 // The controls of an app's page: going live, access and join code, pause,
 // promote, rollback, owner link. Each is one /v1 call, then a refresh.
+import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { ActionButton } from '@/components/ui/action-button.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
+import { useConfirm } from '@/components/ui/dialog.tsx';
 import { SelectField } from '@/components/ui/field.tsx';
+import { useToast } from '@/components/ui/toast.tsx';
 import { appsApi, type App, type AppDeploy } from '@/lib/schemas/apps.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { useAction } from '@/lib/web/use-action.ts';
@@ -25,15 +28,33 @@ function AccessSelect({ defaultValue }: { defaultValue: Access }) {
   );
 }
 
+// Going live is a production action like promote: it asks first, saying who
+// will be able to open the app, and a toast says it is done.
 export function GoLiveForm({ app }: { app: App }) {
+  const router = useRouter();
+  const confirm = useConfirm();
+  const toast = useToast();
   const { busy, error, run } = useAction();
-  function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    void run(() => web.call(appsApi.live, { params: { id: app.id }, body: { access: String(data.get('access')) as Access, copyData: data.get('copyData') === 'on' } }));
+    const access = String(data.get('access')) as Access;
+    const asked = {
+      title: `Put ${app.name} live?`,
+      description: `Preview version ${app.previewVersion} gets its own address, and ${ACCESS_LABELS[access].toLowerCase()} can open it. The workspace's members are told.`,
+      confirmLabel: 'Go live',
+    };
+    if (!(await confirm(asked))) return;
+    await run(
+      () => web.call(appsApi.live, { params: { id: app.id }, body: { access, copyData: data.get('copyData') === 'on' } }),
+      () => {
+        toast({ message: `${app.name} is live.` });
+        router.refresh();
+      },
+    );
   }
   return (
-    <form onSubmit={submit} className="grid gap-3 sm:max-w-md">
+    <form onSubmit={(event) => void submit(event)} className="grid gap-3 sm:max-w-md">
       <AccessSelect defaultValue="code" />
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" name="copyData" /> Copy the preview&apos;s rows into the live tables
@@ -47,11 +68,19 @@ export function GoLiveForm({ app }: { app: App }) {
 }
 
 export function AccessForm({ app }: { app: App }) {
+  const router = useRouter();
+  const toast = useToast();
   const { busy, error, run } = useAction();
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    void run(() => web.call(appsApi.patch, { params: { id: app.id }, body: { access: String(data.get('access')) as Access } }));
+    const access = String(new FormData(event.currentTarget).get('access')) as Access;
+    void run(
+      () => web.call(appsApi.patch, { params: { id: app.id }, body: { access } }),
+      () => {
+        toast({ message: `Saved: ${ACCESS_LABELS[access].toLowerCase()} may open it.` });
+        router.refresh();
+      },
+    );
   }
   return (
     <form onSubmit={submit} className="grid gap-3 sm:max-w-md">

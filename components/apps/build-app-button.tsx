@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ErrorNote } from '@/components/ui/card.tsx';
 import { SelectField } from '@/components/ui/select.tsx';
+import { toastAfterReload } from '@/components/ui/toast.tsx';
 import { web } from '@/lib/web/api-client.ts';
 import { liveSpacesApi, roomsApi } from '@/lib/schemas/rooms.ts';
 import { useAction } from '@/lib/web/use-action.ts';
@@ -35,7 +36,12 @@ export function BuildAppButton({ roomId, kind = 'room', pageId, pages = [], appI
         <Button
           type="button"
           disabled={busy}
-          onClick={() => void run(() => web.call(endpoint, { params: { id: roomId }, body: { ...(page ? { pageId: page } : {}), ...(appId ? { appId } : {}) } }), ({ app }) => window.location.assign(`/apps/${app.id}`))}
+          onClick={() => void run(() => web.call(endpoint, { params: { id: roomId }, body: { ...(page ? { pageId: page } : {}), ...(appId ? { appId } : {}) } }), ({ app }) => {
+              // The app's page loads anew; the toast waits for it.
+              toastAfterReload(appId ? `Preview version ${app.previewVersion} is built.` : `${app.name} is built: its preview is below.`);
+              window.location.assign(`/apps/${app.id}`);
+            })
+          }
         >
           {busy ? 'Building…' : label}
         </Button>

@@ -13,6 +13,7 @@ import { commentsApi } from '@/lib/schemas/comments.ts';
 import { spacesApi } from '@/lib/schemas/spaces.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { useConfirm } from '@/components/ui/dialog.tsx';
+import { useToast, type Toast } from '@/components/ui/toast.tsx';
 
 type Thread = Answer<typeof commentsApi.list>['threads'][number];
 type Comment = Omit<Thread, 'replies'>;
@@ -122,6 +123,7 @@ export function CommentThreads(props: Props) {
   const [guestName, setGuestName] = useState('');
   const [blocked, setBlocked] = useState<Set<string>>(() => new Set(props.blockedIds ?? []));
   const stamp = useRef<number | null>(null);
+  const toast = useToast();
   const { onThreads } = props;
 
   const load = useCallback(async () => {
@@ -155,10 +157,12 @@ export function CommentThreads(props: Props) {
 
   const guest = (withName: boolean) => (props.signedIn ? undefined : { key: guestKey(), ...(withName ? { name: guestName.trim() } : {}) });
 
-  async function act(work: () => Promise<unknown>) {
+  /** Runs a change and reloads; `done` is the toast saying what it did. */
+  async function act(work: () => Promise<unknown>, done?: string, undo?: Toast['action']) {
     setError(null);
     try {
       await work();
+      if (done) toast({ message: done, action: undo });
       await load();
     } catch (e) {
       setError(errorText(e));
@@ -283,7 +287,7 @@ export function CommentThreads(props: Props) {
   );
 }
 
-type Act = (work: () => Promise<unknown>) => Promise<void>;
+type Act = (work: () => Promise<unknown>, done?: string, undo?: Toast['action']) => Promise<void>;
 type GuestOf = (withName: boolean) => { key: string; name?: string } | undefined;
 
 function ThreadActions({ thread, props, act, guest, guestNameMissing, canResolve }: { thread: Thread; props: Props; act: Act; guest: GuestOf; guestNameMissing: () => boolean; canResolve: boolean }) {
@@ -311,11 +315,20 @@ function ThreadActions({ thread, props, act, guest, guestNameMissing, canResolve
       ) : null}
       {canResolve ? (
         thread.resolvedAt ? (
-          <Button variant="secondary" onClick={() => act(() => web.call(commentsApi.unresolve, { params: { id: thread.id } }))}>
+          <Button variant="secondary" onClick={() => act(() => web.call(commentsApi.unresolve, { params: { id: thread.id } }), 'Thread reopened.')}>
             Reopen
           </Button>
         ) : (
-          <Button variant="secondary" onClick={() => act(() => web.call(commentsApi.resolve, { params: { id: thread.id } }))}>
+          // A resolved thread leaves the list of open ones: the toast says where it went, with an undo.
+          <Button
+            variant="secondary"
+            onClick={() =>
+              act(() => web.call(commentsApi.resolve, { params: { id: thread.id } }), 'Thread resolved.', {
+                label: 'Undo',
+                run: () => act(() => web.call(commentsApi.unresolve, { params: { id: thread.id } }), 'Thread reopened.'),
+              })
+            }
+          >
             Resolve
           </Button>
         )

@@ -7,6 +7,7 @@ import { web } from '@/lib/web/api-client.ts';
 import { formatDate } from '@/lib/web/format.ts';
 import type { Caps } from './connection.ts';
 import { useConfirm } from '@/components/ui/dialog.tsx';
+import { toastAfterReload } from '@/components/ui/toast.tsx';
 import { KIND, type RoomKindName } from './kinds.ts';
 import { useRoomList } from './use-room-list.ts';
 
@@ -55,11 +56,16 @@ export function PeoplePanel({
     const data = new FormData(form);
     const to = String(data.get('to') ?? '').trim().replace(/^@/, '');
     if (!to) return;
-    act(async () => {
-      const answer = await web.call(api.addPerson, { params: { id }, body: { to, role: String(data.get('role')) as (typeof INVITE_ROLES)[number] } });
-      setCreated(answer.invite?.url ? answer.invite : null);
-      form.reset();
-    });
+    act(
+      async () => {
+        const answer = await web.call(api.addPerson, { params: { id }, body: { to, role: String(data.get('role')) as (typeof INVITE_ROLES)[number] } });
+        setCreated(answer.invite?.url ? answer.invite : null);
+        form.reset();
+        return answer;
+      },
+      // An e-mail invitation is told in its own box, with the link to pass on.
+      (answer) => (answer.member ? `Added @${answer.member.user.handle} as ${answer.member.role}.` : null),
+    );
   }
 
   const here = new Set(present.map((p) => p.handle).filter(Boolean));
@@ -85,7 +91,14 @@ export function PeoplePanel({
                     className={select}
                     value={m.role}
                     disabled={busy}
-                    onChange={(e) => act(() => web.call(api.changeRole, { params: { id, handle: m.user.handle }, body: { role: e.target.value as Role } }))}
+                    onChange={(e) => {
+                      const role = e.target.value as Role;
+                      // Effective at once, a demotion too: the server re-checks their open socket.
+                      act(
+                        () => web.call(api.changeRole, { params: { id, handle: m.user.handle }, body: { role } }),
+                        () => `@${m.user.handle} is now ${role === 'owner' || role === 'editor' ? 'an' : 'a'} ${role}, from now on.`,
+                      );
+                    }}
                   >
                     {ROLES.map((r) => (
                       <option key={r} value={r}>
@@ -103,10 +116,16 @@ export function PeoplePanel({
                     disabled={busy}
                     onClick={async () => {
                       if (!(await confirm({ title: self ? `Leave this ${KIND[kind].noun.toLowerCase()}?` : `Remove @${m.user.handle}?`, confirmLabel: self ? 'Leave' : 'Remove', danger: true }))) return;
-                      act(async () => {
-                        await web.call(api.removePerson, { params: { id, handle: m.user.handle } });
-                        if (self) window.location.assign(`/${prefix}`);
-                      });
+                      act(
+                        async () => {
+                          await web.call(api.removePerson, { params: { id, handle: m.user.handle } });
+                          if (self) {
+                            toastAfterReload(`You left the ${KIND[kind].noun.toLowerCase()}.`);
+                            window.location.assign(`/${prefix}`);
+                          }
+                        },
+                        () => (self ? null : `Removed @${m.user.handle}.`),
+                      );
                     }}
                   >
                     {self ? 'Leave' : 'Remove'}
@@ -159,7 +178,7 @@ export function PeoplePanel({
                     <span>
                       {invite.email} · {invite.role} · until {formatDate(invite.expiresAt)}
                     </span>
-                    <button type="button" className="text-red-700 hover:underline" disabled={busy} onClick={() => act(() => web.call(api.revokeInvite, { params: { id, inviteId: invite.id } }))}>
+                    <button type="button" className="text-red-700 hover:underline" disabled={busy} onClick={() => act(() => web.call(api.revokeInvite, { params: { id, inviteId: invite.id } }), () => `Revoked the invitation of ${invite.email}.`)}>
                       Revoke
                     </button>
                   </li>
@@ -176,10 +195,13 @@ export function PeoplePanel({
               disabled={busy}
               onChange={(e) => {
                 const value = e.target.value as (typeof LINK)[number];
-                act(async () => {
-                  await web.call(api.patch, { params: { id }, body: { linkAccess: value } });
-                  setLinkAccess(value);
-                });
+                act(
+                  async () => {
+                    await web.call(api.patch, { params: { id }, body: { linkAccess: value } });
+                    setLinkAccess(value);
+                  },
+                  () => (value === 'none' ? 'The link no longer lets anyone in.' : `Anyone signed in with the link can join as ${value}.`),
+                );
               }}
             >
               {LINK.map((l) => (

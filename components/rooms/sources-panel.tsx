@@ -52,7 +52,7 @@ export function SourcesPanel({ kind, roomId, caps, me, changes }: { kind: RoomKi
   async function pick(files: FileList | null) {
     for (const file of Array.from(files ?? [])) {
       setProgress({ name: file.name, fraction: 0 });
-      await act(() => upload(`/v1/${prefix}/${roomId}/sources`, file, (fraction) => setProgress({ name: file.name, fraction })));
+      await act(() => upload(`/v1/${prefix}/${roomId}/sources`, file, (fraction) => setProgress({ name: file.name, fraction })), () => `Added ${file.name}.`);
     }
     setProgress(null);
   }
@@ -96,7 +96,10 @@ export function SourcesPanel({ kind, roomId, caps, me, changes }: { kind: RoomKi
               <div className="mt-1 flex gap-3 text-xs">
                 {caps.edit ? (
                   <label className="flex items-center gap-1">
-                    <input type="checkbox" checked={s.hiddenFromAi} onChange={(e) => act(() => web.call(api.patchSource, { params: { id: roomId, sourceId: s.id }, body: { hiddenFromAi: e.target.checked } }))} />
+                    <input type="checkbox" checked={s.hiddenFromAi} onChange={(e) => {
+                        const hidden = e.target.checked;
+                        act(() => web.call(api.patchSource, { params: { id: roomId, sourceId: s.id }, body: { hiddenFromAi: hidden } }), () => (hidden ? `${s.name} is hidden from AI suggestions.` : `AI suggestions may read ${s.name} again.`));
+                      }} />
                     Hide from AI
                   </label>
                 ) : null}
@@ -105,7 +108,7 @@ export function SourcesPanel({ kind, roomId, caps, me, changes }: { kind: RoomKi
                     type="button"
                     className="text-red-700 hover:underline"
                     onClick={async () => {
-                      if (await confirm({ title: `Delete ${s.name}?`, confirmLabel: 'Delete source', danger: true })) act(() => web.call(api.deleteSource, { params: { id: roomId, sourceId: s.id } }));
+                      if (await confirm({ title: `Delete ${s.name}?`, confirmLabel: 'Delete source', danger: true })) act(() => web.call(api.deleteSource, { params: { id: roomId, sourceId: s.id } }), () => `Deleted ${s.name}.`);
                     }}
                   >
                     Delete

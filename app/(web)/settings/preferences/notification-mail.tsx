@@ -2,7 +2,9 @@
 
 import { useState } from 'react';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import { notificationKind, notificationsApi, type NotificationKind } from '@/lib/schemas/notifications.ts';
+import { notificationKind, type NotificationKind } from '@/lib/schemas/notifications.ts';
+import { useToast } from '@/components/ui/toast.tsx';
+import { accountsApi } from '@/lib/schemas/accounts.ts';
 import { web } from '@/lib/web/api-client.ts';
 
 const LABELS: Record<NotificationKind, string> = {
@@ -19,6 +21,7 @@ export function NotificationMail({ initial, mailConfigured }: { initial: Notific
   const [on, setOn] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const toast = useToast();
 
   // The box shows its new state at once; a failure puts it back and says why.
   async function toggle(kind: NotificationKind, checked: boolean) {
@@ -30,6 +33,7 @@ export function NotificationMail({ initial, mailConfigured }: { initial: Notific
     try {
       const saved = await web.call(notificationsApi.updateSettings, { body: { mailOn: next } });
       setOn(saved.mailOn);
+      toast({ message: `Saved: ${checked ? 'e-mailed' : 'no longer e-mailed'} when ${LABELS[kind].toLowerCase()}.` });
     } catch (failure) {
       setOn(before);
       setError((failure as Error).message);

@@ -162,16 +162,20 @@ export function RemoveMemberDialog({ slug, handle, rooms }: { slug: string; hand
 
 export function InviteByHandleForm({ slug, roles }: { slug: string; roles: Role[] }) {
   const router = useRouter();
+  const toast = useToast();
   const { busy, error, run } = useAction();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
+    const handle = String(data.get('handle')).trim().replace(/^@/, '');
+    const role = String(data.get('role')) as Role;
     run(
-      () => web.call(workspacesApi.invite, { params: { slug }, body: { handle: String(data.get('handle')).trim().replace(/^@/, ''), role: String(data.get('role')) as Role } }),
+      () => web.call(workspacesApi.invite, { params: { slug }, body: { handle, role } }),
       () => {
         form.reset();
+        toast({ message: `Invited @${handle} as ${role === 'owner' || role === 'admin' ? 'an' : 'a'} ${role}: they accept it from their inbox or dashboard.` });
         router.refresh();
       },
     );
