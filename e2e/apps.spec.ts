@@ -33,6 +33,7 @@ test('builds an app from a room, puts it live with a join code, and a visitor op
 
   await page.getByLabel('Who may open it').selectOption('code');
   await page.getByRole('button', { name: 'Go live' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Go live' }).click();
   await expect(page.getByTestId('app-status')).toHaveText('live');
   const code = (await page.getByTestId('join-code').textContent())!.trim();
   expect(code).toMatch(/^[A-Z2-9]{8}$/);

@@ -162,7 +162,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
     <div>
       <header className="mb-4 flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h1 className="text-2xl font-bold">
+          <h1 className="text-2xl font-bold tracking-tight">
             {room.icon ? `${room.icon} ` : ''}
             {room.name}
           </h1>
