@@ -21,6 +21,9 @@ async function tokenOf(request: APIRequestContext, handle: string): Promise<stri
 
 const toasts = (page: Page) => page.getByRole('region', { name: 'Notifications' });
 
+// Long journeys: each walks several pages, live sockets and builds.
+test.describe.configure({ timeout: 600_000 });
+
 test('room, live-space and app pages share the space pages’ frame: breadcrumb, switcher, width, menu, toolbar and placeholder', async ({ browser, request }) => {
   const owner = `frame-${run}`;
   const token = await tokenOf(request, owner);
@@ -155,10 +158,11 @@ test('every change says what it did, Go live asks first, and accepting an invita
   await page.getByRole('button', { name: 'Resume', exact: true }).click();
   await expect(toasts(page)).toContainText('Resumed: visitors get the app again.');
   await page.getByRole('button', { name: 'Rebuild preview' }).click();
-  await expect(toasts(page)).toContainText('Preview version 2 is built.');
+  // A build takes a while; its toast follows the page's reload.
+  await expect(toasts(page)).toContainText('Preview version 2 is built.', { timeout: 60_000 });
 
   // A webhook paused.
-  await api('POST', `/v1/workspaces/${slug}/webhooks`, { url: 'https://hooks.example.com/atrium', events: ['version.committed'] });
+  await api('POST', `/v1/workspaces/${slug}/webhooks`, { url: 'http://127.0.0.1:9/atrium', events: ['version.committed'] });
   await page.goto(`/w/${slug}/webhooks`);
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
   await expect(toasts(page)).toContainText('Paused.');

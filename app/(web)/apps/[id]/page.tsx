@@ -36,7 +36,7 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
           <h1 className="text-2xl font-bold tracking-tight">{app.name}</h1>
           <p className="text-sm text-slate-600 dark:text-slate-400">
             <span data-testid="app-status">{app.status}</span> · built from{' '}
-            <a className="text-brand dark:text-indigo-300" href={`/${app.room.kind === 'room' ? 'rooms' : 'live-spaces'}/${app.room.id}`}>
+            <a className="text-brand underline dark:text-indigo-300" href={`/${app.room.kind === 'room' ? 'rooms' : 'live-spaces'}/${app.room.id}`}>
               {app.room.name}
             </a>
           </p>
@@ -56,7 +56,7 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
             <div className="space-y-3 text-sm">
               <p>
                 Version {app.liveVersion} at{' '}
-                <a className="text-brand break-all dark:text-indigo-300" href={app.liveUrl!} target="_blank" rel="noreferrer" data-testid="live-url">
+                <a className="text-brand break-all underline dark:text-indigo-300" href={app.liveUrl!} target="_blank" rel="noreferrer" data-testid="live-url">
                   {app.liveUrl}
                 </a>
               </p>
