@@ -2,9 +2,8 @@
 
 import { useState } from 'react';
 import { ErrorNote } from '@/components/ui/card.tsx';
-import { notificationKind, type NotificationKind } from '@/lib/schemas/notifications.ts';
+import { notificationKind, notificationsApi, type NotificationKind } from '@/lib/schemas/notifications.ts';
 import { useToast } from '@/components/ui/toast.tsx';
-import { accountsApi } from '@/lib/schemas/accounts.ts';
 import { web } from '@/lib/web/api-client.ts';
 
 const LABELS: Record<NotificationKind, string> = {
