@@ -12,11 +12,11 @@ export default async function NotFound() {
   return (
     <Page actor={actor} width="max-w-3xl">
       <section aria-labelledby="not-found-title" className="py-10 text-center sm:py-16">
-        <p className="text-sm font-semibold text-brand dark:text-indigo-300">404</p>
+        <p className="text-sm font-semibold text-link">404</p>
         <h1 id="not-found-title" className="mt-2 text-3xl font-bold tracking-tight">
           This page is not here
         </h1>
-        <p className="mx-auto mt-3 max-w-md text-slate-600 dark:text-slate-300">
+        <p className="mx-auto mt-3 max-w-md text-muted">
           The address may be mistyped, or the page was deleted, or it belongs to a workspace you are not a member of.
           {actor ? '' : ' If someone shared it with you, signing in may show it.'}
         </p>

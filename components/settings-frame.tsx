@@ -15,7 +15,7 @@ export function SettingsFrame({ actor, current, children }: { actor: Actor; curr
                 <a
                   href={href}
                   aria-current={href === current ? 'page' : undefined}
-                  className={`block rounded-md px-3 py-1.5 text-sm ${href === current ? 'bg-brand-soft font-medium text-brand' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
+                  className={`block rounded-md px-3 py-1.5 text-sm ${href === current ? 'bg-brand-soft font-medium text-link' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
                 >
                   {label}
                 </a>

@@ -33,7 +33,7 @@ export default async function HomePage() {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-bold tracking-tight">Dashboard</h1>
-          <section aria-label="Your account" className="text-sm text-slate-500 dark:text-slate-400">
+          <section aria-label="Your account" className="text-sm text-muted">
             Signed in as @{me.user.handle}
             {me.user.name ? ` (${me.user.name})` : ''}
           </section>
@@ -50,7 +50,7 @@ export default async function HomePage() {
             {me.invites.map((w) => (
               <li key={w.id} className="flex flex-wrap items-center justify-between gap-2">
                 <span>
-                  <strong>{w.name}</strong> <span className="text-slate-500">/{w.slug}</span> invites you as {w.role}
+                  <strong>{w.name}</strong> <span className="text-muted">/{w.slug}</span> invites you as {w.role}
                 </span>
                 <InvitationActions slug={w.slug} name={w.name} />
               </li>
@@ -67,7 +67,7 @@ export default async function HomePage() {
               <h2 id="your-spaces" className="text-lg font-semibold">
                 Your spaces
               </h2>
-              <a href="/spaces" className="text-sm text-brand hover:underline dark:text-indigo-300">
+              <a href="/spaces" className="text-sm text-link hover:underline">
                 All spaces
               </a>
             </div>
@@ -82,16 +82,16 @@ export default async function HomePage() {
         </div>
         <div className="min-w-0 space-y-6">
           <Card title="Recent activity">
-            {board.activity.length ? <ActivityList activity={board.activity} /> : <p className="text-sm text-slate-500">Pushes and new members show here as they happen.</p>}
+            {board.activity.length ? <ActivityList activity={board.activity} /> : <p className="text-sm text-muted">Pushes and new members show here as they happen.</p>}
           </Card>
           <Card title="Workspaces">
             <ul aria-label="Your workspaces" className="space-y-2 text-sm">
               {board.workspaces.map((w) => (
                 <li key={w.id} className="flex items-center justify-between gap-2">
-                  <a className="min-w-0 font-medium text-brand hover:underline dark:text-indigo-300" href={`/w/${w.slug}`}>
+                  <a className="min-w-0 font-medium text-link hover:underline" href={`/w/${w.slug}`}>
                     {w.name}
                   </a>
-                  <span className="shrink-0 text-xs text-slate-500">{w.role}</span>
+                  <span className="shrink-0 text-xs text-muted">{w.role}</span>
                 </li>
               ))}
             </ul>
@@ -106,7 +106,7 @@ function Welcome() {
   return (
     <Page actor={null}>
       <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Publish, and work on it together.</h1>
-      <p className="mt-4 max-w-2xl text-lg text-slate-600 dark:text-slate-300">
+      <p className="mt-4 max-w-2xl text-lg text-muted">
         Atrium is a self-hostable service for publishing versioned sites and files into spaces, reading their history, and collaborating on them in
         workspaces and live rooms.
       </p>

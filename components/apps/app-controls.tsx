@@ -141,7 +141,7 @@ export function OwnerLinkButton({ appId }: { appId: string }) {
         Owner link
       </Button>
       {url ? (
-        <a className="text-sm text-brand break-all dark:text-indigo-300" href={url} target="_blank" rel="noreferrer">
+        <a className="text-sm text-link break-all" href={url} target="_blank" rel="noreferrer">
           Open as administrator (10 minutes, once)
         </a>
       ) : null}

@@ -5,12 +5,12 @@ import type { AppDeploy } from '@/lib/schemas/apps.ts';
 const GROUPS = [
   ['added', 'Added', 'text-emerald-700 dark:text-emerald-400'],
   ['changed', 'Changed', 'text-amber-700 dark:text-amber-400'],
-  ['removed', 'Removed', 'text-red-700 dark:text-red-400'],
+  ['removed', 'Removed', 'text-danger'],
 ] as const;
 
 export function DeployChanges({ changes }: { changes: AppDeploy['changes'] }) {
   const groups = GROUPS.filter(([key]) => changes[key].length > 0);
-  if (!groups.length) return <span className="text-slate-600 dark:text-slate-400">No file changed</span>;
+  if (!groups.length) return <span className="text-muted">No file changed</span>;
   return (
     <details>
       <summary className="cursor-pointer">{groups.map(([key, label]) => `${changes[key].length} ${label.toLowerCase()}`).join(', ')}</summary>

@@ -27,7 +27,7 @@ function UsageBar({ label, used, limit, storage }: { label: string; used: number
     <div>
       <div className="flex justify-between text-sm">
         <span>{label}</span>
-        <span className={over ? 'font-medium text-red-700 dark:text-red-400' : 'text-slate-600 dark:text-slate-300'}>
+        <span className={over ? 'font-medium text-danger' : 'text-muted'}>
           {storage ? formatBytes(used) : used} of {limit === null ? 'unlimited' : storage ? formatBytes(limit) : limit}
         </span>
       </div>
@@ -45,17 +45,17 @@ export function BillingView({ slug, state, plans }: { slug: string; state: Billi
   return (
     <>
       <Card title={`${NAMES[state.plan]} plan`} actions={canChange ? <PortalButton slug={slug} /> : null}>
-        <p className="text-sm text-slate-600 dark:text-slate-400">
+        <p className="text-sm text-muted">
           {state.billingConfigured
             ? `Status: ${state.status.replace('_', ' ')}${state.renewsAt ? ` · renews ${formatDate(state.renewsAt)}` : ''}`
             : `Billing is not set up on this server: plans are set by its operator.${state.canManage ? ' Ask them to change this workspace’s plan.' : ''}`}
           {state.billingConfigured && !state.canManage ? ' · Only owners and admins can change the plan.' : ''}
         </p>
         {state.status === 'past_due' || state.status === 'unpaid' ? (
-          <p className="mt-2 text-sm font-medium text-red-700">The last payment failed. Update the payment method to keep this plan.</p>
+          <p className="mt-2 text-sm font-medium text-danger">The last payment failed. Update the payment method to keep this plan.</p>
         ) : null}
         {state.scheduled ? (
-          <div className="mt-4 flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
+          <div className="mt-4 flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950">
             <span>
               {state.scheduled.plan === 'free' ? 'The subscription ends' : `Changes to ${NAMES[state.scheduled.plan]}`} on {formatDate(state.scheduled.at)}.
             </span>
@@ -72,7 +72,7 @@ export function BillingView({ slug, state, plans }: { slug: string; state: Billi
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {ORDER.map((plan, rank) => (
             <Card key={plan} title={NAMES[plan]} label={`${NAMES[plan]} plan`}>
-              <ul className="space-y-1 text-sm text-slate-600">
+              <ul className="space-y-1 text-sm text-muted">
                 {USAGE.map(([key, label]) => (
                   <li key={key}>
                     {label}: {show(key, plans[plan][key])}
@@ -83,7 +83,7 @@ export function BillingView({ slug, state, plans }: { slug: string; state: Billi
                 {plan === state.plan ? (
                   <span className="text-sm font-medium">Your plan</span>
                 ) : plan === 'enterprise' ? (
-                  <span className="text-sm text-slate-600">Contact the operator</span>
+                  <span className="text-sm text-muted">Contact the operator</span>
                 ) : canChange && state.plan !== 'enterprise' ? (
                   <ChoosePlanButton slug={slug} plan={plan} label={rank > current ? `Upgrade to ${NAMES[plan]}` : `Downgrade to ${NAMES[plan]}`} variant={rank > current ? 'primary' : 'secondary'} />
                 ) : null}

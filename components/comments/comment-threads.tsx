@@ -214,7 +214,7 @@ export function CommentThreads(props: Props) {
     <aside aria-label="Comments" className="space-y-3 text-sm">
       <div className="flex items-center justify-between gap-2">
         <h2 className="font-semibold">Comments</h2>
-        <label className="flex items-center gap-1 text-slate-600">
+        <label className="flex items-center gap-1 text-muted">
           Show
           <select aria-label="Thread status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)} className="rounded-md border border-slate-300 px-1 py-0.5">
             <option value="open">Open</option>
@@ -224,12 +224,12 @@ export function CommentThreads(props: Props) {
         </label>
       </div>
       {error ? (
-        <p role="alert" className="text-red-700">
+        <p role="alert" className="text-danger">
           {error}
         </p>
       ) : null}
       {props.canComment && !props.signedIn ? (
-        <label className="block text-slate-600">
+        <label className="block text-muted">
           Your name <span className="text-xs">(shown with your comments as a guest)</span>
           <input value={guestName} onChange={(e) => setGuestName(e.target.value)} className="mt-1 w-full rounded-md border border-slate-300 px-2 py-1" maxLength={50} autoComplete="name" />
         </label>
@@ -237,7 +237,7 @@ export function CommentThreads(props: Props) {
       {props.canComment ? (
         <form
           aria-label="New comment"
-          className="space-y-2 rounded-lg border border-slate-200 p-3"
+          className="space-y-2 rounded-lg border border-line p-3"
           onSubmit={(e) => {
             e.preventDefault();
             void start();
@@ -245,34 +245,34 @@ export function CommentThreads(props: Props) {
         >
           {props.selection ? (
             <div className="flex items-start gap-2">
-              <blockquote aria-label="Selected text" className="min-w-0 flex-1 border-l-4 border-amber-300 pl-2 text-slate-600 [overflow-wrap:anywhere]">
+              <blockquote aria-label="Selected text" className="min-w-0 flex-1 border-l-4 border-amber-300 pl-2 text-muted [overflow-wrap:anywhere]">
                 {props.selection.exact}
               </blockquote>
               {props.onClearSelection ? (
-                <button type="button" className="text-xs text-slate-600 underline" onClick={props.onClearSelection}>
+                <button type="button" className="text-xs text-muted underline" onClick={props.onClearSelection}>
                   Clear
                 </button>
               ) : null}
             </div>
           ) : (
-            <p className="text-slate-500">Select text to comment on it, or comment on the whole file.</p>
+            <p className="text-muted">Select text to comment on it, or comment on the whole file.</p>
           )}
           <textarea aria-label="Comment" value={draft} onChange={(e) => setDraft(e.target.value)} rows={3} className="w-full rounded-md border border-slate-300 px-2 py-1" required maxLength={10000} />
           <Button type="submit">Comment</Button>
         </form>
       ) : null}
-      {threads.length === 0 ? <p className="text-slate-500">No {status === 'all' ? '' : status} threads on this file.</p> : null}
+      {threads.length === 0 ? <p className="text-muted">No {status === 'all' ? '' : status} threads on this file.</p> : null}
       <ul className="space-y-3">
         {threads.map((thread) => (
-          <li key={thread.id} id={thread.id} aria-label={`Thread by ${who(thread)}`} className="rounded-lg border border-slate-200 p-3">
+          <li key={thread.id} id={thread.id} aria-label={`Thread by ${who(thread)}`} className="rounded-lg border border-line p-3">
             {thread.quote ? (
-              <blockquote className={`mb-2 border-l-4 pl-2 ${thread.anchor?.status === 'orphaned' ? 'border-slate-300 text-slate-400 line-through' : 'border-amber-300 text-slate-600'}`}>
+              <blockquote className={`mb-2 border-l-4 pl-2 ${thread.anchor?.status === 'orphaned' ? 'border-slate-300 text-muted line-through' : 'border-amber-300 text-muted'}`}>
                 {thread.quote}
               </blockquote>
             ) : null}
-            {thread.anchor?.status === 'orphaned' ? <p className="mb-2 text-xs text-slate-500">The quoted text is no longer in this version.</p> : null}
+            {thread.anchor?.status === 'orphaned' ? <p className="mb-2 text-xs text-muted">The quoted text is no longer in this version.</p> : null}
             <CommentItem comment={thread} mine={mine(thread)} canDelete={mine(thread) || props.canPush} act={act} guest={guest} blocked={isBlocked(thread)} onBlock={props.signedIn ? block : undefined} userId={props.userId} />
-            <ul className="mt-2 space-y-2 border-l border-slate-200 pl-3">
+            <ul className="mt-2 space-y-2 border-l border-line pl-3">
               {thread.replies.map((reply) => (
                 <li key={reply.id}>
                   <CommentItem comment={reply} mine={mine(reply)} canDelete={mine(reply) || props.canPush} act={act} guest={guest} blocked={isBlocked(reply)} onBlock={props.signedIn ? block : undefined} userId={props.userId} />
@@ -333,7 +333,7 @@ function ThreadActions({ thread, props, act, guest, guestNameMissing, canResolve
           </Button>
         )
       ) : null}
-      {thread.resolvedAt && thread.resolvedBy ? <p className="text-xs text-slate-500">Resolved by {thread.resolvedBy.handle ? `@${thread.resolvedBy.handle}` : thread.resolvedBy.name}</p> : null}
+      {thread.resolvedAt && thread.resolvedBy ? <p className="text-xs text-muted">Resolved by {thread.resolvedBy.handle ? `@${thread.resolvedBy.handle}` : thread.resolvedBy.name}</p> : null}
     </div>
   );
 }
@@ -344,7 +344,7 @@ function CommentItem(props: ItemProps) {
   const [shown, setShown] = useState(false);
   if (props.blocked && !shown) {
     return (
-      <p className="text-xs text-slate-500">
+      <p className="text-xs text-muted">
         Comment from someone you blocked.{' '}
         <button type="button" className="underline" onClick={() => setShown(true)}>
           Show
@@ -358,19 +358,19 @@ function CommentItem(props: ItemProps) {
 /** The author's name; for a user, a menu with their profile and "Block @handle". */
 function AuthorMenu({ comment, onBlock, userId }: { comment: Comment; onBlock?: (userId: string) => Promise<void>; userId: string | null }) {
   const { author } = comment;
-  if (author.kind !== 'user' || !author.handle || !author.id) return <span className="font-medium text-slate-700">{who(comment)}</span>;
+  if (author.kind !== 'user' || !author.handle || !author.id) return <span className="font-medium">{who(comment)}</span>;
   const id = author.id;
   return (
     <details className="relative inline-block">
-      <summary className="cursor-pointer list-none font-medium text-slate-700 underline decoration-dotted" aria-label={`${who(comment)}: author menu`}>
+      <summary className="cursor-pointer list-none font-medium underline decoration-dotted" aria-label={`${who(comment)}: author menu`}>
         {who(comment)}
       </summary>
-      <div className="absolute left-0 z-10 mt-1 flex min-w-[10rem] flex-col gap-1 rounded-md border border-slate-200 bg-white p-2 text-sm shadow dark:border-slate-700 dark:bg-slate-900">
-        <a href={`/u/${author.handle}`} className="text-brand underline">
+      <div className="absolute left-0 z-10 mt-1 flex min-w-[10rem] flex-col gap-1 rounded-md border border-line bg-surface p-2 text-sm shadow">
+        <a href={`/u/${author.handle}`} className="text-link underline">
           Profile of @{author.handle}
         </a>
         {onBlock && id !== userId ? (
-          <button type="button" className="text-left text-red-700 underline" onClick={() => void onBlock(id)}>
+          <button type="button" className="text-left text-danger underline" onClick={() => void onBlock(id)}>
             Block @{author.handle}
           </button>
         ) : null}
@@ -430,7 +430,7 @@ function CommentBody({ comment, mine, canDelete, act, guest, onBlock, userId }: 
       </p>
       {content}
       {history ? (
-        <ol aria-label="Earlier texts" className="mt-1 space-y-1 border-l-2 border-slate-200 pl-2 text-xs text-slate-500">
+        <ol aria-label="Earlier texts" className="mt-1 space-y-1 border-l-2 border-line pl-2 text-xs text-muted">
           {history.map((r, i) => (
             <li key={i}>
               <Time ms={r.writtenAt} />: {r.body}
@@ -440,14 +440,14 @@ function CommentBody({ comment, mine, canDelete, act, guest, onBlock, userId }: 
       ) : null}
       <div className="mt-1 flex gap-2 text-xs">
         {mine && !editing ? (
-          <button type="button" className="text-brand underline" onClick={() => setEditing(true)}>
+          <button type="button" className="text-link underline" onClick={() => setEditing(true)}>
             Edit
           </button>
         ) : null}
         {canDelete ? (
           <button
             type="button"
-            className="text-red-700 underline"
+            className="text-danger underline"
             onClick={async () => {
               if (await confirm({ title: 'Delete this comment and its replies?', confirmLabel: 'Delete comment', danger: true })) void act(() => web.call(commentsApi.delete, { params: { id: comment.id }, body: { guest: guest(false) } }));
             }}

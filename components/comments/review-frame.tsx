@@ -34,7 +34,7 @@ export function ReviewFrame({ srcDoc, ...props }: Props) {
         srcDoc={srcDoc}
         sandbox="allow-scripts"
         referrerPolicy="no-referrer"
-        className="h-[75vh] w-full rounded-lg border border-slate-200 bg-white"
+        className="h-[75vh] w-full rounded-lg border border-line bg-surface"
       />
       <CommentThreads {...props} selection={selection} onClearSelection={() => setSelection(null)} onThreads={onThreads} />
     </div>

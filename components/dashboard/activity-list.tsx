@@ -12,20 +12,20 @@ export function ActivityList({ activity }: { activity: Activity[] }) {
           {a.kind === 'version' ? (
             <>
               {who(a.by)} published version {a.number} of{' '}
-              <a href={`/spaces/${a.space.id}/history?v=${a.number}`} className="font-medium text-brand hover:underline dark:text-indigo-300">
+              <a href={`/spaces/${a.space.id}/history?v=${a.number}`} className="font-medium text-link hover:underline">
                 {a.space.name}
               </a>
-              {a.message ? <span className="text-slate-500"> — “{a.message}”</span> : null}
+              {a.message ? <span className="text-muted"> — “{a.message}”</span> : null}
             </>
           ) : (
             <>
               {who(a.by)} joined{' '}
-              <a href={`/w/${a.workspace.slug}`} className="font-medium text-brand hover:underline dark:text-indigo-300">
+              <a href={`/w/${a.workspace.slug}`} className="font-medium text-link hover:underline">
                 {a.workspace.name}
               </a>
             </>
           )}
-          <span className="block text-xs text-slate-500 dark:text-slate-400">
+          <span className="block text-xs text-muted">
             <Time ms={a.at} />
           </span>
         </li>

@@ -8,7 +8,7 @@ export function FirstRun({ server }: { server: string }) {
       <h2 id="first-run" className="font-semibold">
         Publish your first site
       </h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">Four commands from a terminal; each push sends only what changed.</p>
+      <p className="mt-1 text-sm text-muted">Four commands from a terminal; each push sends only what changed.</p>
       <div className="mt-4">
         <CommandSteps steps={firstPublishCommands(server)} />
       </div>

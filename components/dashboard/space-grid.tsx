@@ -16,7 +16,7 @@ export function SpaceGrid({ spaces, label = 'Spaces' }: { spaces: SpaceCard[]; l
   return (
     <ul aria-label={label} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
       {spaces.map((s) => (
-        <li key={s.id} className="relative flex min-w-0 flex-col rounded-lg border border-slate-200 bg-white p-4 hover:border-brand dark:border-slate-700 dark:bg-slate-900 dark:hover:border-indigo-400">
+        <li key={s.id} className="relative flex min-w-0 flex-col rounded-lg border border-line bg-surface p-4 hover:border-brand dark:hover:border-indigo-400">
           <div className="flex items-start justify-between gap-2">
             <h3 className="min-w-0 font-semibold">
               <a href={s.path} className="after:absolute after:inset-0 focus-visible:outline-2 focus-visible:outline-brand">
@@ -25,7 +25,7 @@ export function SpaceGrid({ spaces, label = 'Spaces' }: { spaces: SpaceCard[]; l
             </h3>
             <VisibilityBadge visibility={s.visibility} passwordProtected={s.passwordProtected} />
           </div>
-          <p className="text-sm text-slate-500 dark:text-slate-400">{s.workspace.name}</p>
+          <p className="text-sm text-muted">{s.workspace.name}</p>
           <p className="mt-3 text-sm text-slate-700 dark:text-slate-300">
             {s.latest ? (
               <>
@@ -37,7 +37,7 @@ export function SpaceGrid({ spaces, label = 'Spaces' }: { spaces: SpaceCard[]; l
           </p>
           {s.latest && s.shareUrl ? (
             <div className="relative z-10 mt-3 flex min-w-0 items-center gap-2">
-              <a href={s.shareUrl} className="min-w-0 flex-1 truncate text-xs text-brand underline dark:text-indigo-300">
+              <a href={s.shareUrl} className="min-w-0 flex-1 truncate text-xs text-link underline">
                 {s.shareUrl}
               </a>
               <CopyButton value={s.shareUrl} label={`Copy the address of ${s.name}`} />

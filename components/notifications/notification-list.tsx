@@ -36,7 +36,7 @@ export function NotificationList({ notifications }: { notifications: Notificatio
   return (
     <>
       {error ? <ErrorNote>{error}</ErrorNote> : null}
-      <ul aria-label="Notifications" className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900">
+      <ul aria-label="Notifications" className="divide-y divide-slate-200 rounded-lg border border-line bg-surface dark:divide-slate-700">
         {notifications.map((n) => {
           const { title, detail } = notificationText(n);
           return (
@@ -47,8 +47,8 @@ export function NotificationList({ notifications }: { notifications: Notificatio
                   {n.read ? null : <span className="sr-only">Unread: </span>}
                   {title}
                 </a>
-                {detail ? <p className="mt-1 line-clamp-2 text-sm text-slate-600 [overflow-wrap:anywhere] dark:text-slate-300">{detail}</p> : null}
-                <p className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+                {detail ? <p className="mt-1 line-clamp-2 text-sm text-muted [overflow-wrap:anywhere]">{detail}</p> : null}
+                <p className="mt-1 text-xs text-muted">
                   <Time ms={n.createdAt} /> · {n.workspace.name}
                 </p>
               </div>

@@ -13,7 +13,7 @@ export function BlockButton({ userId, handle, blocked }: { userId: string; handl
   const { busy, error, run } = useAction();
   return (
     <div>
-      {blocked ? <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">You blocked @{handle}: their comments are shown collapsed and their room chat does not reach you.</p> : null}
+      {blocked ? <p className="mb-2 text-sm text-muted">You blocked @{handle}: their comments are shown collapsed and their room chat does not reach you.</p> : null}
       <Button
         variant={blocked ? 'secondary' : 'danger'}
         disabled={busy}

@@ -71,7 +71,7 @@ export function AiSuggest({ editor, provider, pageId, ref }: { editor: Editor | 
         {pending ? 'Suggesting…' : 'Suggest'}
       </Button>
       {error ? (
-        <p role="alert" className="mt-2 text-red-700">
+        <p role="alert" className="mt-2 text-danger">
           {error}
         </p>
       ) : null}

@@ -80,7 +80,7 @@ export function ChatPanel({
   return (
     <section aria-label="Chat" className="flex h-full flex-col text-sm">
       <ol ref={list} aria-label="Messages" className="mb-2 max-h-[28rem] min-h-[8rem] flex-1 space-y-2 overflow-y-auto">
-        {messages.length === 0 ? <li className="text-slate-500 dark:text-slate-400">No messages yet.</li> : null}
+        {messages.length === 0 ? <li className="text-muted">No messages yet.</li> : null}
         {messages.map((m) => {
           const mine = m.author?.id === me;
           return (
@@ -90,7 +90,7 @@ export function ChatPanel({
                 <Time ms={m.createdAt} className="text-xs text-slate-500 dark:text-slate-400" />
               </div>
               <p className="whitespace-pre-wrap break-words">{m.body}</p>
-              <div className="flex gap-2 text-xs text-slate-500 dark:text-slate-400">
+              <div className="flex gap-2 text-xs text-muted">
                 {mine || caps.manage ? (
                   <button type="button" className="hover:text-red-700" onClick={() => remove(m)}>
                     Delete
@@ -132,7 +132,7 @@ export function ChatPanel({
           </div>
         </form>
       </Dialog>
-      {note ? <p role="status" className="mb-2 text-xs text-slate-600 dark:text-slate-300">{note}</p> : null}
+      {note ? <p role="status" className="mb-2 text-xs text-muted">{note}</p> : null}
       {sendError ? <ErrorNote>{sendError}</ErrorNote> : null}
       {caps.comment ? (
         <form onSubmit={submit} className="flex gap-2">
@@ -141,7 +141,7 @@ export function ChatPanel({
           </label>
           <input
             id="chat-input"
-            className="flex-1 rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-600 dark:bg-slate-900"
+            className="flex-1 rounded-md border border-slate-300 bg-surface px-2 py-1 dark:border-slate-600"
             placeholder={connected ? 'Write a message' : 'Reconnecting…'}
             value={draft}
             maxLength={MAX_CHARS}
@@ -152,7 +152,7 @@ export function ChatPanel({
           </button>
         </form>
       ) : (
-        <p className="text-xs text-slate-500 dark:text-slate-400">Viewers read the chat; commenters and above write in it.</p>
+        <p className="text-xs text-muted">Viewers read the chat; commenters and above write in it.</p>
       )}
     </section>
   );

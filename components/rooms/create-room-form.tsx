@@ -13,7 +13,7 @@ const TEMPLATES = ['blank', 'notes', 'brief', 'retro', 'app'] as const;
 export function CreateRoomForm({ kind, workspaces, current }: { kind: RoomKindName; workspaces: { slug: string; name: string }[]; current?: string }) {
   const { busy, error, run } = useAction();
   const { noun, api } = KIND[kind];
-  if (workspaces.length === 0) return <p className="text-sm text-slate-600">Join or create a workspace to create a {noun.toLowerCase()}.</p>;
+  if (workspaces.length === 0) return <p className="text-sm text-muted">Join or create a workspace to create a {noun.toLowerCase()}.</p>;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

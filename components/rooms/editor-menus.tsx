@@ -111,8 +111,8 @@ export function EditorMenu({ editor, shown, label, choose }: { editor: Editor; s
   });
 
   return (
-    <div ref={box} className="z-30 max-w-[calc(100vw-1rem)] min-w-56 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900">
-      {empty ? <p className="px-2 py-1 text-slate-600 dark:text-slate-300">Nothing matches “{props.query}”</p> : null}
+    <div ref={box} className="z-30 max-w-[calc(100vw-1rem)] min-w-56 rounded-md border border-line bg-surface p-1 text-sm shadow-lg">
+      {empty ? <p className="px-2 py-1 text-muted">Nothing matches “{props.query}”</p> : null}
       <ul id={`${id}-list`} role="listbox" aria-label={label} hidden={!props.items.length}>
         {props.items.map((item, index) => (
           <li
@@ -126,7 +126,7 @@ export function EditorMenu({ editor, shown, label, choose }: { editor: Editor; s
             className="flex cursor-pointer items-baseline justify-between gap-3 rounded px-2 py-1 aria-selected:bg-indigo-100 aria-selected:text-indigo-900 dark:aria-selected:bg-indigo-900 dark:aria-selected:text-indigo-100"
           >
             <span>{item.label}</span>
-            {item.hint ? <span className="text-xs text-slate-600 dark:text-slate-300">{item.hint}</span> : null}
+            {item.hint ? <span className="text-xs text-muted">{item.hint}</span> : null}
           </li>
         ))}
       </ul>

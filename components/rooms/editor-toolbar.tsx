@@ -46,7 +46,7 @@ export function EditorToolbar({ editor, onImages, ref }: Props) {
     { label: 'Table', text: 'Table', icon: 'M2.5 2.5h11v11h-11zM2.5 6.5h11M2.5 10h11M6.5 6.5v7M10 6.5v7', on: state.table, run: () => chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run() },
   ];
   return (
-    <div role="toolbar" aria-label="Formatting" className="mb-2 flex flex-wrap items-center gap-1 rounded-md border border-slate-200 p-1 dark:border-slate-700">
+    <div role="toolbar" aria-label="Formatting" className="mb-2 flex flex-wrap items-center gap-1 rounded-md border border-line p-1">
       {tools.map((tool) => (
         <button key={tool.label} type="button" className={button} aria-label={tool.label} title={tool.label} aria-pressed={tool.on} onClick={tool.run}>
           {tool.icon ? <Icon d={tool.icon} /> : null}

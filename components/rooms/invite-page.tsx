@@ -12,7 +12,7 @@ export async function RoomInvitePage({ kind, token }: { kind: RoomKindName; toke
   return (
     <Page actor={caller.actor} title={`Join a ${noun}`}>
       <Card label="Invitation">
-        <p className="mb-4 text-sm text-slate-600">
+        <p className="mb-4 text-sm text-muted">
           You were invited to a {noun}. Joining adds @{caller.actor.user.handle} to it with the role the invitation names; the link then stops
           working for anyone else.
         </p>

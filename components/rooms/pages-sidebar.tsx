@@ -104,7 +104,7 @@ export function PagesSidebar({
       <div className="mb-2 flex items-center justify-between">
         <h2 className="font-semibold">Pages</h2>
         {editable ? (
-          <button type="button" onClick={add} className="rounded px-2 py-0.5 text-brand hover:bg-brand-soft dark:text-indigo-300 dark:hover:bg-indigo-950">
+          <button type="button" onClick={add} className="rounded px-2 py-0.5 text-link hover:bg-brand-soft">
             + Add page
           </button>
         ) : null}
@@ -118,7 +118,7 @@ export function PagesSidebar({
                 defaultValue={page.title}
                 autoFocus
                 maxLength={100}
-                className="w-full rounded border border-slate-300 bg-white px-1 dark:border-slate-600 dark:bg-slate-900"
+                className="w-full rounded border border-slate-300 bg-surface px-1 dark:border-slate-600"
                 onBlur={(e) => rename(page.id, e.currentTarget.value)}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter') rename(page.id, e.currentTarget.value);
@@ -142,7 +142,7 @@ export function PagesSidebar({
               </button>
             )}
             {editable && renaming !== page.id ? (
-              <span className="hidden gap-1 text-xs text-slate-500 group-hover:flex group-focus-within:flex">
+              <span className="hidden gap-1 text-xs text-muted group-hover:flex group-focus-within:flex">
                 <button type="button" onClick={() => setRenaming(page.id)} aria-label={`Rename ${page.title}`}>
                   rename
                 </button>

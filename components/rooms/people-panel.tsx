@@ -16,7 +16,7 @@ const INVITE_ROLES = ['editor', 'commenter', 'viewer'] as const;
 const LINK = ['none', 'viewer', 'commenter', 'editor'] as const;
 type Role = (typeof ROLES)[number];
 
-const select = 'rounded-md border border-slate-300 bg-white px-1 py-0.5 text-sm';
+const select = 'rounded-md border border-slate-300 bg-surface px-1 py-0.5 text-sm';
 
 /**
  * Who is in the room and with what role; managers add people by handle,
@@ -80,9 +80,9 @@ export function PeoplePanel({
               <span>
                 {here.has(m.user.handle) ? <span title="Here now" className="mr-1 inline-block h-2 w-2 rounded-full bg-green-500" /> : null}
                 {m.user.name ? <span className="font-medium">{m.user.name} </span> : null}
-                <span className="text-slate-600">@{m.user.handle}</span>
-                {self ? <span className="text-slate-500"> (you)</span> : null}
-                <span className="block text-xs text-slate-500">{m.via === 'workspace' ? 'from the workspace' : 'added to this room'}</span>
+                <span className="text-muted">@{m.user.handle}</span>
+                {self ? <span className="text-muted"> (you)</span> : null}
+                <span className="block text-xs text-muted">{m.via === 'workspace' ? 'from the workspace' : 'added to this room'}</span>
               </span>
               <span className="flex items-center gap-2">
                 {caps.manage && !self ? (
@@ -112,7 +112,7 @@ export function PeoplePanel({
                 {m.via === 'room' && (caps.manage || self) ? (
                   <button
                     type="button"
-                    className="text-red-700 hover:underline"
+                    className="text-danger hover:underline"
                     disabled={busy}
                     onClick={async () => {
                       if (!(await confirm({ title: self ? `Leave this ${KIND[kind].noun.toLowerCase()}?` : `Remove @${m.user.handle}?`, confirmLabel: self ? 'Leave' : 'Remove', danger: true }))) return;
@@ -139,7 +139,7 @@ export function PeoplePanel({
 
       {caps.manage ? (
         <>
-          <form onSubmit={add} aria-label="Add someone" className="space-y-2 border-t border-slate-200 pt-3">
+          <form onSubmit={add} aria-label="Add someone" className="space-y-2 border-t border-line pt-3">
             <h3 className="font-semibold">Add someone</h3>
             <label className="block">
               Handle or e-mail
@@ -160,7 +160,7 @@ export function PeoplePanel({
                 Add
               </button>
             </div>
-            <p className="text-xs text-slate-500">A handle joins at once; an e-mail address gets a link valid 7 days, for one use.</p>
+            <p className="text-xs text-muted">A handle joins at once; an e-mail address gets a link valid 7 days, for one use.</p>
           </form>
           {created ? (
             <div role="status" aria-label="New invite link" className="rounded-md bg-brand-soft p-2 text-xs">
@@ -186,7 +186,7 @@ export function PeoplePanel({
               </ul>
             </div>
           ) : null}
-          <label className="block border-t border-slate-200 pt-3">
+          <label className="block border-t border-line pt-3">
             <span className="font-semibold">Anyone signed in with the link</span>
             <select
               aria-label="Link access"

@@ -151,7 +151,7 @@ export function RoomEditor({
       ],
       editorProps: {
         attributes: {
-          class: 'room-editor prose-room min-h-[24rem] rounded-md border border-slate-200 p-4 focus:outline-none focus:ring-2 focus:ring-brand',
+          class: 'room-editor prose-room min-h-[24rem] rounded-md border border-line p-4 focus:outline-none focus:ring-2 focus:ring-brand',
           'aria-label': `Page ${pageTitle}`,
           role: 'textbox',
           'aria-multiline': 'true',
@@ -193,20 +193,20 @@ export function RoomEditor({
       }}
     >
       {aiSuggest && editable ? <AiSuggest ref={suggest} editor={editor} provider={provider} pageId={pageId} /> : null}
-      {editable ? null : <p className="mb-2 text-xs text-slate-500">Read only: your role lets you view this document, not change it.</p>}
+      {editable ? null : <p className="mb-2 text-xs text-muted">Read only: your role lets you view this document, not change it.</p>}
       {editable && editor ? <EditorToolbar ref={toolbar} editor={editor} onImages={imagesPath ? (files) => void addImages(files) : null} /> : null}
       {notice ? (
-        <p role="alert" className="mb-2 text-sm text-red-700 dark:text-red-300">
+        <p role="alert" className="mb-2 text-sm text-danger">
           {notice}
         </p>
       ) : null}
       {upload ? (
         'error' in upload ? (
-          <p role="alert" className="mb-2 text-sm text-red-700 dark:text-red-300">
+          <p role="alert" className="mb-2 text-sm text-danger">
             Could not add {upload.error}
           </p>
         ) : (
-          <p role="status" className="mb-2 flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+          <p role="status" className="mb-2 flex items-center gap-2 text-sm text-muted">
             Uploading {upload.name}… <progress max={100} value={upload.percent} aria-label={`Uploading ${upload.name}`} /> {upload.percent}%
           </p>
         )

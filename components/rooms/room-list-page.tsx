@@ -16,10 +16,10 @@ export async function RoomListPage({ kind, workspace }: { kind: RoomKindName; wo
   const other = KIND[kind === 'room' ? 'live' : 'room'];
   return (
     <Page actor={caller.actor} title={plural}>
-      <p className="-mt-4 mb-6 text-sm text-slate-600">
+      <p className="-mt-4 mb-6 text-sm text-muted">
         {workspace ? `In /${workspace}. ` : ''}
         {kind === 'room' ? 'Rooms are shared documents with chat, people and sources.' : 'Live spaces are rooms without AI suggestions, with image blocks.'}{' '}
-        See also <a className="text-brand underline" href={`/${other.prefix}`}>{other.plural.toLowerCase()}</a>.
+        See also <a className="text-link underline" href={`/${other.prefix}`}>{other.plural.toLowerCase()}</a>.
       </p>
       <div className="space-y-6">
         <RoomListCard kind={kind} rooms={rooms} />

@@ -8,20 +8,20 @@ export function RoomList({ kind, rooms }: { kind: RoomKindName; rooms: (Room | L
   const { plural, prefix } = KIND[kind];
   if (rooms.length === 0) return <EmptyState>No {plural.toLowerCase()} yet. Create one below.</EmptyState>;
   return (
-    <ul aria-label={plural} className="divide-y divide-slate-100 rounded-lg border border-slate-200">
+    <ul aria-label={plural} className="divide-y divide-slate-100 rounded-lg border border-line">
       {rooms.map((room) => (
         <li key={room.id} className="flex flex-wrap items-baseline justify-between gap-2 px-4 py-3">
           <div>
-            <a href={`/${prefix}/${room.id}`} className="font-medium text-brand hover:underline">
+            <a href={`/${prefix}/${room.id}`} className="font-medium text-link hover:underline">
               {room.icon ? `${room.icon} ` : ''}
               {room.name}
             </a>
-            <span className="ml-2 text-sm text-slate-500">
+            <span className="ml-2 text-sm text-muted">
               {room.workspace.name} · {room.role}
             </span>
-            {room.description ? <p className="text-sm text-slate-600">{room.description}</p> : null}
+            {room.description ? <p className="text-sm text-muted">{room.description}</p> : null}
           </div>
-          <span className="text-xs text-slate-500">
+          <span className="text-xs text-muted">
             {room.lastActivity ? `${room.lastActivity}, ${formatTime(room.lastActivityAt)}` : formatTime(room.createdAt)}
           </span>
         </li>

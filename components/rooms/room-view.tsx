@@ -210,11 +210,11 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
           {connection && current && synced ? (
             <RoomEditor key={current.id} kind={kind} roomId={room.id} people={people} doc={connection.doc} provider={connection.provider} pageId={current.id} pageTitle={current.title} user={user} editable={caps.edit} aiSuggest={aiAvailable && 'aiSuggest' in room && room.aiSuggest} imagesPath={kind === 'live' ? `/v1/live-spaces/${room.id}/images` : null} />
           ) : (
-            <p className="text-sm text-slate-500 dark:text-slate-400">{status === 'revoked' ? '' : 'Loading the document…'}</p>
+            <p className="text-sm text-muted">{status === 'revoked' ? '' : 'Loading the document…'}</p>
           )}
         </div>
         <aside>
-          <div role="tablist" aria-label="Panels" className="mb-3 flex gap-1 border-b border-slate-200 text-sm">
+          <div role="tablist" aria-label="Panels" className="mb-3 flex gap-1 border-b border-line text-sm">
             {(['chat', 'people', 'sources'] as const).map((t) => (
               <button
                 key={t}
@@ -222,7 +222,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
                 type="button"
                 aria-selected={tab === t}
                 onClick={() => setTab(t)}
-                className={`border-b-2 px-3 py-1 capitalize ${tab === t ? 'border-brand font-medium text-brand dark:text-indigo-300' : 'border-transparent text-slate-600 dark:text-slate-400'}`}
+                className={`border-b-2 px-3 py-1 capitalize ${tab === t ? 'border-brand font-medium text-link' : 'border-transparent text-muted'}`}
               >
                 {t}
               </button>

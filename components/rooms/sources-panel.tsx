@@ -60,7 +60,7 @@ export function SourcesPanel({ kind, roomId, caps, me, changes }: { kind: RoomKi
   return (
     <section aria-label="Sources" className="space-y-3 text-sm">
       {caps.comment ? (
-        <label className="block cursor-pointer rounded-md border border-dashed border-slate-300 p-3 text-center text-slate-600 hover:bg-slate-50">
+        <label className="block cursor-pointer rounded-md border border-dashed border-slate-300 p-3 text-center text-muted hover:bg-slate-50">
           Attach files
           <input type="file" multiple className="sr-only" disabled={progress !== null} onChange={(e) => pick(e.currentTarget.files).then(() => (e.target.value = ''))} />
         </label>
@@ -74,25 +74,25 @@ export function SourcesPanel({ kind, roomId, caps, me, changes }: { kind: RoomKi
         </div>
       ) : null}
       {sources === null ? (
-        <p className="text-slate-500">Loading…</p>
+        <p className="text-muted">Loading…</p>
       ) : sources.length === 0 ? (
-        <p className="text-slate-500">No sources yet.</p>
+        <p className="text-muted">No sources yet.</p>
       ) : (
         <ul aria-label="Source files" className="space-y-2">
           {sources.map((s) => (
-            <li key={s.id} className="rounded-md border border-slate-200 p-2">
+            <li key={s.id} className="rounded-md border border-line p-2">
               <div className="flex items-baseline justify-between gap-2">
-                <a className="font-medium text-brand hover:underline" href={`/v1/${prefix}/${roomId}/sources/${s.id}/raw`} target="_blank" rel="noreferrer">
+                <a className="font-medium text-link hover:underline" href={`/v1/${prefix}/${roomId}/sources/${s.id}/raw`} target="_blank" rel="noreferrer">
                   {s.name}
                 </a>
-                <span className="text-xs text-slate-500">{size(s.size)}</span>
+                <span className="text-xs text-muted">{size(s.size)}</span>
               </div>
-              <p className="text-xs text-slate-500">
+              <p className="text-xs text-muted">
                 {s.status === 'ready' ? `${s.extractedChars.toLocaleString('en')} characters read` : 'Could not be read'}
                 {s.uploadedBy ? ` · @${s.uploadedBy.handle}` : ''}
                 {s.hiddenFromAi ? ' · hidden from AI' : ''}
               </p>
-              {s.summary ? <p className="mt-1 line-clamp-3 text-xs text-slate-600">{s.summary}</p> : null}
+              {s.summary ? <p className="mt-1 line-clamp-3 text-xs text-muted">{s.summary}</p> : null}
               <div className="mt-1 flex gap-3 text-xs">
                 {caps.edit ? (
                   <label className="flex items-center gap-1">
@@ -106,7 +106,7 @@ export function SourcesPanel({ kind, roomId, caps, me, changes }: { kind: RoomKi
                 {caps.edit || s.uploadedBy?.id === me ? (
                   <button
                     type="button"
-                    className="text-red-700 hover:underline"
+                    className="text-danger hover:underline"
                     onClick={async () => {
                       if (await confirm({ title: `Delete ${s.name}?`, confirmLabel: 'Delete source', danger: true })) act(() => web.call(api.deleteSource, { params: { id: roomId, sourceId: s.id } }), () => `Deleted ${s.name}.`);
                     }}

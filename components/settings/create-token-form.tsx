@@ -45,12 +45,12 @@ export function CreateTokenForm({ activeIds }: { activeIds: string[] }) {
         <div role="status" aria-label="New API token" className="rounded-md border border-emerald-300 bg-emerald-50 p-4 text-sm dark:border-emerald-800 dark:bg-emerald-950/40">
           <p className="font-medium">Copy the token “{made.label}” now: it is shown only once.</p>
           <div className="mt-2 flex min-w-0 items-center gap-2">
-            <code tabIndex={0} aria-label="API token" className="min-w-0 flex-1 overflow-x-auto whitespace-nowrap rounded bg-white px-2 py-1 dark:bg-slate-900">
+            <code tabIndex={0} aria-label="API token" className="min-w-0 flex-1 overflow-x-auto whitespace-nowrap rounded bg-surface px-2 py-1">
               {made.token}
             </code>
             <CopyButton value={made.token} label="Copy the token" />
           </div>
-          <p className="mt-2 text-slate-600 dark:text-slate-300">
+          <p className="mt-2 text-muted">
             Use it as <code>ATRIUM_TOKEN</code> in CI, or as <code>Authorization: Bearer …</code> with the API.
           </p>
         </div>

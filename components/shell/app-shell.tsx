@@ -11,7 +11,7 @@ import { PrimaryNav } from './primary-nav.tsx';
 
 function Logo() {
   return (
-    <a href="/" className="flex shrink-0 items-center gap-2 rounded text-lg font-semibold text-brand focus-visible:outline-2 focus-visible:outline-brand dark:text-indigo-300">
+    <a href="/" className="flex shrink-0 items-center gap-2 rounded text-lg font-semibold text-link focus-visible:outline-2 focus-visible:outline-brand">
       <svg aria-hidden="true" viewBox="0 0 32 32" className="size-6">
         <rect width="32" height="32" rx="7" fill="currentColor" />
         <path d="M9 23 16 8l7 15M12 17h8" stroke="white" strokeWidth="3" fill="none" strokeLinecap="round" strokeLinejoin="round" />
@@ -51,10 +51,10 @@ export async function AppShell({ actor, workspace, crumbs = [], children, width 
   const current = workspaces.find((w) => w.slug === workspace);
   return (
     <>
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-surface focus:px-3 focus:py-2">
         Skip to content
       </a>
-      <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
+      <header className="border-b border-line bg-surface dark:border-slate-800 dark:bg-slate-950">
         {/* The header keeps one width on every page; only the page's column narrows (sign-in, forms). */}
         <div className="mx-auto flex min-w-0 max-w-6xl flex-wrap items-center gap-2 px-4 pt-3">
           <Logo />
@@ -88,7 +88,7 @@ export async function AppShell({ actor, workspace, crumbs = [], children, width 
                 ]}
               />
             ) : (
-              <a href="/signin" className="rounded-md px-3 py-1.5 text-sm font-medium text-brand hover:bg-brand-soft focus-visible:outline-2 focus-visible:outline-brand dark:text-indigo-300">
+              <a href="/signin" className="rounded-md px-3 py-1.5 text-sm font-medium text-link hover:bg-brand-soft focus-visible:outline-2 focus-visible:outline-brand">
                 Sign in
               </a>
             )}

@@ -4,7 +4,7 @@ import type { Crumb } from './navigation.ts';
 export function Breadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
   if (!crumbs.length) return null;
   return (
-    <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-500 dark:text-slate-400">
+    <nav aria-label="Breadcrumb" className="mb-4 text-sm text-muted">
       <ol className="flex flex-wrap items-center gap-x-1.5 gap-y-1">
         {crumbs.map((crumb, i) => {
           const last = i === crumbs.length - 1;

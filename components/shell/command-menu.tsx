@@ -109,13 +109,13 @@ export function CommandMenu({ workspaces }: { workspaces: Workspace[] }) {
       <button
         type="button"
         onClick={() => setOpen(true)}
-        className="hidden items-center gap-2 rounded-md border border-slate-300 px-2.5 py-1 text-sm text-slate-600 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand sm:inline-flex dark:border-slate-600 dark:text-slate-400 dark:hover:bg-slate-800"
+        className="hidden items-center gap-2 rounded-md border border-slate-300 px-2.5 py-1 text-sm text-muted hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand sm:inline-flex dark:border-slate-600 dark:hover:bg-slate-800"
         aria-keyshortcuts="Control+K Meta+K"
       >
         Jump to…
         <kbd className="rounded bg-slate-100 px-1 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200">⌘K</kbd>
       </button>
-      <button type="button" onClick={() => setOpen(true)} aria-label="Jump to" className="rounded-md p-1.5 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand sm:hidden dark:text-slate-300 dark:hover:bg-slate-800">
+      <button type="button" onClick={() => setOpen(true)} aria-label="Jump to" className="rounded-md p-1.5 text-muted hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand sm:hidden dark:hover:bg-slate-800">
         {/* Drawn like the bell beside it: the "⌕" glyph is tiny or missing in many fonts. */}
         <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
           <circle cx="11" cy="11" r="7" />
@@ -158,14 +158,14 @@ export function CommandMenu({ workspaces }: { workspaces: Workspace[] }) {
               aria-selected={i === current}
               onMouseEnter={() => setActive(i)}
               onClick={() => go(entry)}
-              className={`flex cursor-pointer flex-col gap-x-3 rounded-md sm:flex-row sm:items-baseline sm:justify-between px-3 py-2 text-sm ${i === current ? 'bg-brand-soft text-brand dark:bg-indigo-950 dark:text-indigo-200' : ''}`}
+              className={`flex cursor-pointer flex-col gap-x-3 rounded-md sm:flex-row sm:items-baseline sm:justify-between px-3 py-2 text-sm ${i === current ? 'bg-brand-soft text-link dark:bg-indigo-950' : ''}`}
             >
               <span className="min-w-0 font-medium [overflow-wrap:anywhere]">{entry.label}</span>
-              <span className={`text-xs [overflow-wrap:anywhere] sm:max-w-[45%] sm:text-right ${i === current ? '' : 'text-slate-600 dark:text-slate-400'}`}>{entry.hint}</span>
+              <span className={`text-xs [overflow-wrap:anywhere] sm:max-w-[45%] sm:text-right ${i === current ? '' : 'text-muted'}`}>{entry.hint}</span>
             </li>
           ))}
         </ul>
-        <p id={statusId} role="status" className="px-3 pt-2 text-xs text-slate-600 dark:text-slate-400">
+        <p id={statusId} role="status" className="px-3 pt-2 text-xs text-muted">
           {found?.q === q && found.error ? `Search failed: ${found.error}` : searching ? 'Searching…' : entries.length === 0 ? 'Nothing matches.' : `${entries.length} ${entries.length === 1 ? 'result' : 'results'}`}
         </p>
       </Dialog>

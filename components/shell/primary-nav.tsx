@@ -17,7 +17,7 @@ export function PrimaryNav({ signedIn }: { signedIn: boolean }) {
             <Link
               href={item.href}
               aria-current={item.href === current ? 'page' : undefined}
-              className={`block rounded-md px-3 py-1.5 focus-visible:outline-2 focus-visible:outline-brand ${item.href === current ? 'bg-brand-soft font-medium text-brand dark:bg-indigo-950 dark:text-indigo-300' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800'}`}
+              className={`block rounded-md px-3 py-1.5 focus-visible:outline-2 focus-visible:outline-brand ${item.href === current ? 'bg-brand-soft font-medium text-link dark:bg-indigo-950' : 'text-muted hover:bg-slate-100 hover:text-slate-900 dark:hover:bg-slate-800'}`}
             >
               {item.label}
             </Link>

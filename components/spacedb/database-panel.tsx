@@ -23,13 +23,13 @@ function loadOverview(id: string) {
 }
 
 function show(value: Value) {
-  if (value === null) return <span className="text-slate-400">NULL</span>;
-  if (typeof value === 'object') return <span className="text-slate-500">BLOB ({Math.floor((value.blob.length * 3) / 4)} bytes)</span>;
+  if (value === null) return <span className="text-muted">NULL</span>;
+  if (typeof value === 'object') return <span className="text-muted">BLOB ({Math.floor((value.blob.length * 3) / 4)} bytes)</span>;
   return String(value);
 }
 
 function Grid({ result, label }: { result: Result; label: string }) {
-  if (result.columns.length === 0) return <p className="text-sm text-slate-600">Done: {result.rowsWritten} row(s) written.</p>;
+  if (result.columns.length === 0) return <p className="text-sm text-muted">Done: {result.rowsWritten} row(s) written.</p>;
   return (
     <div>
       <Table headers={result.columns} label={label}>
@@ -41,7 +41,7 @@ function Grid({ result, label }: { result: Result; label: string }) {
           </tr>
         ))}
       </Table>
-      <p className="mt-2 text-xs text-slate-500">
+      <p className="mt-2 text-xs text-muted">
         {result.rows.length} row(s){result.truncated ? ' (truncated)' : ''} · {result.rowsRead} read · {result.rowsWritten} written
       </p>
     </div>
@@ -66,7 +66,7 @@ function Tables({ id, overview }: { id: string; overview: Overview | null }) {
   if (!overview) return null;
   const selected = overview.tables.find((t) => t.name === table);
   return (
-    <Card title="Tables" actions={<span className="text-xs text-slate-500">{(overview.databaseSize / 1024).toFixed(0)} KB</span>}>
+    <Card title="Tables" actions={<span className="text-xs text-muted">{(overview.databaseSize / 1024).toFixed(0)} KB</span>}>
       {overview.tables.length === 0 ? (
         <EmptyState>No tables yet. Create one in the console below.</EmptyState>
       ) : (
@@ -80,9 +80,9 @@ function Tables({ id, overview }: { id: string; overview: Overview | null }) {
                 setPage(0);
               }}
               aria-pressed={t.name === table}
-              className={`rounded-md border px-3 py-1 text-sm ${t.name === table ? 'border-brand text-brand' : 'border-slate-300'}`}
+              className={`rounded-md border px-3 py-1 text-sm ${t.name === table ? 'border-brand text-link' : 'border-slate-300'}`}
             >
-              {t.name} {t.rows !== null ? <span className="text-slate-500">({t.rows})</span> : <span className="text-slate-500">(view)</span>}
+              {t.name} {t.rows !== null ? <span className="text-muted">({t.rows})</span> : <span className="text-muted">(view)</span>}
             </button>
           ))}
         </div>
@@ -90,7 +90,7 @@ function Tables({ id, overview }: { id: string; overview: Overview | null }) {
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       {selected && rows ? (
         <div className="mt-4">
-          <p className="mb-2 text-xs text-slate-500">{selected.columns.map((c) => `${c.name} ${c.type}${c.primaryKey ? ' (key)' : ''}`).join(' · ')}</p>
+          <p className="mb-2 text-xs text-muted">{selected.columns.map((c) => `${c.name} ${c.type}${c.primaryKey ? ' (key)' : ''}`).join(' · ')}</p>
           <Grid result={rows} label={`Rows of ${selected.name}`} />
           <div className="mt-2 flex gap-2">
             <Button variant="secondary" disabled={page === 0} onClick={() => setPage(page - 1)}>
@@ -150,7 +150,7 @@ function Console({ id, canWrite, onChange }: { id: string; canWrite: boolean; on
             <input type="checkbox" checked={write} onChange={(e) => setWrite(e.target.checked)} /> Allow writes
           </label>
         ) : null}
-        <span className="text-xs text-slate-500">Ctrl+Enter runs. Several statements of one write run as one transaction.</span>
+        <span className="text-xs text-muted">Ctrl+Enter runs. Several statements of one write run as one transaction.</span>
       </div>
       <div className="mt-4" aria-live="polite">
         {error ? <ErrorNote>{error}</ErrorNote> : null}
@@ -315,7 +315,7 @@ function Danger({ id, onChange }: { id: string; onChange: () => void }) {
   }
   return (
     <Card title="Restore and reset">
-      <p className="mb-3 text-sm text-slate-600">
+      <p className="mb-3 text-sm text-muted">
         Restore the database as it was at any second of the last 30 days. Nothing is lost: the state before the restore stays in the history, and Undo brings it back.
       </p>
       <div className="flex flex-wrap items-end gap-3">

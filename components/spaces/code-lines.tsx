@@ -53,7 +53,7 @@ export function CodeLines({ lines, label, version }: { lines: string[]; label: s
                     // Out of the tab order: a long file would be thousands of stops; the address takes #L10 typed as well.
                     tabIndex={-1}
                     onClick={(event) => select(event, line)}
-                    className="scroll-mt-24 text-slate-500 hover:text-slate-900 hover:underline dark:text-slate-400 dark:hover:text-slate-100"
+                    className="scroll-mt-24 text-muted hover:text-slate-900 hover:underline dark:hover:text-slate-100"
                   >
                     {line}
                   </a>

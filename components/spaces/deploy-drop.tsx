@@ -64,11 +64,11 @@ export function DeployDrop({ spaceId }: { spaceId: string }) {
         {result?.version ? (
           <>
             Published{' '}
-            <a href={`/spaces/${spaceId}?v=${result.version.number}`} className="font-medium text-brand underline dark:text-indigo-300">
+            <a href={`/spaces/${spaceId}?v=${result.version.number}`} className="font-medium text-link underline">
               version {result.version.number}
             </a>{' '}
             ({plural(result.version.fileCount, 'file')}).{' '}
-            <a href={result.url} className="text-brand underline dark:text-indigo-300">
+            <a href={result.url} className="text-link underline">
               Open the site
             </a>
           </>

@@ -60,20 +60,20 @@ export function DiffLayoutToggle() {
             type="button"
             aria-pressed={chosen === layout}
             onClick={() => chooseLayout(layout)}
-            className={`px-2.5 py-1 font-medium ${focusRing} ${chosen === layout ? 'bg-slate-800 text-white dark:bg-slate-200 dark:text-slate-900' : 'bg-white text-slate-700 hover:bg-slate-100 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800'}`}
+            className={`px-2.5 py-1 font-medium ${focusRing} ${chosen === layout ? 'bg-slate-800 text-white dark:bg-slate-200 dark:text-slate-900' : 'bg-surface text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'}`}
           >
             {layout === 'unified' ? 'Unified' : 'Split'}
           </button>
         ))}
       </div>
-      {narrow && chosen === 'split' ? <span className="text-slate-600 dark:text-slate-300">Split needs a wider screen: shown unified here.</span> : null}
+      {narrow && chosen === 'split' ? <span className="text-muted">Split needs a wider screen: shown unified here.</span> : null}
     </div>
   );
 }
 
 const tint = (line: DiffLine | null) =>
   line?.kind === 'added' ? 'bg-emerald-50 dark:bg-emerald-950/50' : line?.kind === 'removed' ? 'bg-red-50 dark:bg-red-950/50' : '';
-const number = 'w-px select-none whitespace-nowrap px-2 text-right align-top text-slate-600 tabular-nums dark:text-slate-400';
+const number = 'w-px select-none whitespace-nowrap px-2 text-right align-top text-muted tabular-nums';
 
 /** The line's text, marked for eyes (+/−) and for screen readers ("added: "). */
 function Text({ line }: { line: DiffLine }) {
@@ -104,7 +104,7 @@ export function DiffLines({ path, hunks }: { path: string; hunks: Hunk[] }) {
           {hunks.map((hunk, h) => [
             h > 0 ? (
               <tr key={`gap-${h}`}>
-                <td colSpan={split ? 4 : 3} className="bg-slate-50 px-2 text-slate-500 dark:bg-slate-800 dark:text-slate-400">
+                <td colSpan={split ? 4 : 3} className="bg-slate-50 px-2 text-muted dark:bg-slate-800">
                   ⋯
                 </td>
               </tr>
@@ -114,7 +114,7 @@ export function DiffLines({ path, hunks }: { path: string; hunks: Hunk[] }) {
                   <tr key={`${h}-${i}`}>
                     <td className={`${number} ${tint(left)}`}>{left?.old ?? ''}</td>
                     <td className={`whitespace-pre-wrap px-2 [overflow-wrap:anywhere] ${tint(left)}`}>{left ? <Text line={left} /> : null}</td>
-                    <td className={`${number} border-l border-slate-200 dark:border-slate-700 ${tint(right)}`}>{right?.new ?? ''}</td>
+                    <td className={`${number} border-l border-line ${tint(right)}`}>{right?.new ?? ''}</td>
                     <td className={`whitespace-pre-wrap px-2 [overflow-wrap:anywhere] ${tint(right)}`}>{right ? <Text line={right} /> : null}</td>
                   </tr>
                 ))

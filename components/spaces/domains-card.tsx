@@ -53,11 +53,11 @@ export function DomainsCard({ spaceId, domains, siteHost }: { spaceId: string; d
 
   return (
     <Card title="Custom domains">
-      <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">Serve this site at a name of yours as well, such as docs.example.com.</p>
+      <p className="mb-3 text-sm text-muted">Serve this site at a name of yours as well, such as docs.example.com.</p>
       {domains.length ? (
         <ul aria-label="Custom domains" className="mb-4 space-y-3">
           {domains.map((domain) => (
-            <li key={domain.hostname} aria-label={domain.hostname} className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-700">
+            <li key={domain.hostname} aria-label={domain.hostname} className="rounded-md border border-line p-3 text-sm">
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <span className="font-mono [overflow-wrap:anywhere]">{domain.hostname}</span>
                 <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${domain.status === 'active' ? 'bg-emerald-50 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300' : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200'}`}>
@@ -71,13 +71,13 @@ export function DomainsCard({ spaceId, domains, siteHost }: { spaceId: string; d
                   <CopyField value={domain.verification.record.value} label={`the TXT record's value for ${domain.hostname}`} />
                   <p>Point {domain.hostname} at this server with a CNAME record, then verify. For comparison, the site&apos;s own address is {siteHost}.</p>
                   {domain.expiresAt ? (
-                    <p className="text-xs text-slate-500 dark:text-slate-400">Unverified, the claim expires on {new Date(domain.expiresAt).toISOString().slice(0, 10)}.</p>
+                    <p className="text-xs text-muted">Unverified, the claim expires on {new Date(domain.expiresAt).toISOString().slice(0, 10)}.</p>
                   ) : null}
                 </div>
               ) : (
                 <p className="mt-2">
                   Serving at{' '}
-                  <a href={domain.url} className="text-brand underline dark:text-indigo-300">
+                  <a href={domain.url} className="text-link underline">
                     {domain.url}
                   </a>
                 </p>

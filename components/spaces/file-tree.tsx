@@ -15,7 +15,7 @@ type Props = {
   folderHref: (path: string) => string;
 };
 
-const size = (bytes: number) => <span className="shrink-0 text-xs text-slate-600 tabular-nums dark:text-slate-400">{formatBytes(bytes)}</span>;
+const size = (bytes: number) => <span className="shrink-0 text-xs text-muted tabular-nums">{formatBytes(bytes)}</span>;
 
 export function FileTree(props: Props) {
   const { folder, shown } = props;
@@ -29,19 +29,19 @@ export function FileTree(props: Props) {
               <details open={onTheWay}>
                 <summary className={`flex cursor-pointer list-none items-center justify-between gap-2 rounded px-1 hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden ${focusRing}`}>
                   <span className="flex min-w-0 items-center gap-1 [overflow-wrap:anywhere]">
-                    <svg aria-hidden="true" viewBox="0 0 16 16" width="12" height="12" className="shrink-0 text-slate-500 transition-transform dark:text-slate-400 [[open]>summary_&]:rotate-90">
+                    <svg aria-hidden="true" viewBox="0 0 16 16" width="12" height="12" className="shrink-0 text-muted transition-transform [[open]>summary_&]:rotate-90">
                       <path d="M6 4l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" />
                     </svg>
                     {child.name}/
                   </span>
                   {size(child.size)}
                 </summary>
-                <div className="ml-2 border-l border-slate-200 pl-2 dark:border-slate-700">
+                <div className="ml-2 border-l border-line pl-2">
                   <FileTree {...props} folder={child} />
                 </div>
               </details>
             ) : (
-              <a href={props.folderHref(child.path)} className="flex items-center justify-between gap-2 px-1 text-brand dark:text-indigo-300">
+              <a href={props.folderHref(child.path)} className="flex items-center justify-between gap-2 px-1 text-link">
                 <span className="min-w-0 pl-4 [overflow-wrap:anywhere]">{child.name}/</span>
                 {size(child.size)}
               </a>
@@ -54,7 +54,7 @@ export function FileTree(props: Props) {
           <a
             href={props.fileHref(file.path)}
             aria-current={file.path === shown ? 'page' : undefined}
-            className={`min-w-0 pl-4 [overflow-wrap:anywhere] ${file.path === shown ? 'font-semibold' : 'text-brand dark:text-indigo-300'}`}
+            className={`min-w-0 pl-4 [overflow-wrap:anywhere] ${file.path === shown ? 'font-semibold' : 'text-link'}`}
           >
             {file.name}
           </a>

@@ -32,10 +32,10 @@ export function FileViewer({ space, stored, ...props }: Props) {
   };
   const downloadUrl = `/v1/spaces/${space.id}/download/${encodePath(path)}?v=${stored.versionNumber}`;
   return (
-    <section aria-label={`File ${path}`} className="min-w-0 rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
-      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-2 text-sm dark:border-slate-700">
+    <section aria-label={`File ${path}`} className="min-w-0 rounded-lg border border-line bg-surface">
+      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-line px-4 py-2 text-sm">
         <span className="min-w-0 font-mono [overflow-wrap:anywhere]">{path}</span>
-        <span className="flex flex-wrap items-center gap-3 text-slate-500 dark:text-slate-400">
+        <span className="flex flex-wrap items-center gap-3 text-muted">
           {typeLabel(path, contentType, text)} · {formatBytes(size)}
           {props.historyUrl ? (
             <ButtonLink href={props.historyUrl} variant="secondary" size="sm">
@@ -71,7 +71,7 @@ export function FileViewer({ space, stored, ...props }: Props) {
             <code dangerouslySetInnerHTML={{ __html: htmlLines(view.html).map((line) => `<span class="line">${line}</span>`).join('\n') }} />
           </pre>
         ) : (
-          <p className="text-sm text-slate-600 dark:text-slate-300">This file is not text; download it to open it.</p>
+          <p className="text-sm text-muted">This file is not text; download it to open it.</p>
         )}
       </div>
     </section>

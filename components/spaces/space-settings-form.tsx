@@ -96,8 +96,8 @@ export function DeleteSpaceZone({ space }: { space: Space }) {
   }
   return (
     <section aria-label="Danger zone" className="rounded-lg border border-red-300 p-5 dark:border-red-900">
-      <h2 className="font-semibold text-red-800 dark:text-red-300">Danger zone</h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">Delete this space with all of its versions, uploads and statistics.</p>
+      <h2 className="font-semibold text-danger">Danger zone</h2>
+      <p className="mt-1 text-sm text-muted">Delete this space with all of its versions, uploads and statistics.</p>
       <div className="mt-3">
         <Button variant="danger" onClick={remove} disabled={busy}>
           {busy ? 'Deleting…' : 'Delete this space'}

@@ -26,7 +26,7 @@ export async function VersionChanges({ space, caller, base, head, diff }: { spac
     ['Added', diff.added, 'text-emerald-700 dark:text-emerald-400', head],
     ['Changed', diff.changed, 'text-amber-700 dark:text-amber-400', head],
     // A removed file is still there in the base version.
-    ['Removed', diff.removed, 'text-red-700 dark:text-red-400', base],
+    ['Removed', diff.removed, 'text-danger', base],
   ];
   return (
     <>
@@ -40,15 +40,15 @@ export async function VersionChanges({ space, caller, base, head, diff }: { spac
               <ul className="mt-1 space-y-0.5 font-mono text-sm [overflow-wrap:anywhere]">
                 {paths.slice(0, LISTED).map((p) => (
                   <li key={p}>
-                    <a href={spaceHref(space.id, '', { v, path: p })} className="text-brand dark:text-indigo-300">
+                    <a href={spaceHref(space.id, '', { v, path: p })} className="text-link">
                       {p}
                     </a>{' '}
-                    <a href={spaceHref(space.id, 'history', { file: p })} className="font-sans text-xs text-slate-500 underline dark:text-slate-400">
+                    <a href={spaceHref(space.id, 'history', { file: p })} className="font-sans text-xs text-muted underline">
                       history
                     </a>
                   </li>
                 ))}
-                {paths.length > LISTED ? <li className="text-slate-500 dark:text-slate-400">and {paths.length - LISTED} more</li> : null}
+                {paths.length > LISTED ? <li className="text-muted">and {paths.length - LISTED} more</li> : null}
               </ul>
             </div>
           ) : null,
@@ -64,12 +64,12 @@ export async function VersionChanges({ space, caller, base, head, diff }: { spac
             d.before !== null && d.after !== null ? (
               <DiffView key={d.path} path={d.path} before={d.before} after={d.after} />
             ) : (
-              <p key={d.path} className="text-sm text-slate-500 dark:text-slate-400">
+              <p key={d.path} className="text-sm text-muted">
                 {d.path} is not text (or is over 1 MiB): no line diff.
               </p>
             ),
           )}
-          {diff.changed.length > DIFFED_FILES ? <p className="text-sm text-slate-500 dark:text-slate-400">Line diffs of the first {DIFFED_FILES} changed files are shown.</p> : null}
+          {diff.changed.length > DIFFED_FILES ? <p className="text-sm text-muted">Line diffs of the first {DIFFED_FILES} changed files are shown.</p> : null}
         </div>
       ) : null}
     </>

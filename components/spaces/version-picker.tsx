@@ -25,7 +25,7 @@ export function VersionPicker({ versions, current, hrefFor }: { versions: { numb
           </option>
         ))}
       </select>
-      {pending ? <span className="text-xs text-slate-500">Loading…</span> : null}
+      {pending ? <span className="text-xs text-muted">Loading…</span> : null}
     </div>
   );
 }

@@ -8,7 +8,7 @@ const base = `inline-flex items-center justify-center gap-1.5 whitespace-nowrap 
 const sizes = { md: 'px-4 py-2 text-sm', sm: 'px-2.5 py-1 text-xs' };
 const variants = {
   primary: 'bg-brand text-white hover:bg-indigo-800 dark:bg-indigo-500 dark:hover:bg-indigo-400',
-  secondary: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700',
+  secondary: 'border border-slate-300 bg-surface text-slate-900 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700',
   // Destructive actions: red, and behind a confirmation (components/ui/dialog.tsx).
   danger: 'bg-red-700 text-white hover:bg-red-800 dark:bg-red-600 dark:hover:bg-red-500',
   ghost: 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800',

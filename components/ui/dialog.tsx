@@ -26,7 +26,7 @@ export function Dialog({ open, onClose, title, description, children, className 
         // A click on the backdrop (the dialog element itself, outside its box) closes it.
         if (event.target === ref.current) onClose();
       }}
-      className={`m-auto w-[calc(100%-2rem)] max-w-md rounded-xl bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/50 dark:bg-slate-900 dark:text-slate-100 ${className}`}
+      className={`m-auto w-[calc(100%-2rem)] max-w-md rounded-xl bg-surface p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/50 dark:text-slate-100 ${className}`}
     >
       {open ? (
         <div className="p-5">
@@ -34,7 +34,7 @@ export function Dialog({ open, onClose, title, description, children, className 
             {title}
           </h2>
           {description ? (
-            <div id={descriptionId} className="mt-2 text-sm text-slate-600 dark:text-slate-300">
+            <div id={descriptionId} className="mt-2 text-sm text-muted">
               {description}
             </div>
           ) : null}

@@ -3,11 +3,11 @@ import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttribu
 // Inputs show the same focus ring as buttons; a hint is the field's
 // description (aria-describedby), not part of its label.
 export const control =
-  'mt-1 block w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-400 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand aria-[invalid=true]:border-red-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:focus-visible:outline-indigo-300';
+  'mt-1 block w-full min-w-0 rounded-md border border-slate-300 bg-surface px-3 py-2 text-sm text-slate-900 placeholder:text-muted focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand aria-[invalid=true]:border-red-600 dark:border-slate-600 dark:text-slate-100 dark:focus-visible:outline-indigo-300';
 
 const labelClass = 'block text-sm font-medium text-slate-800 dark:text-slate-200';
-const hintClass = 'mt-1 block text-xs font-normal text-slate-500 dark:text-slate-400';
-const errorClass = 'mt-1 block text-xs text-red-700 dark:text-red-400';
+const hintClass = 'mt-1 block text-xs font-normal text-muted';
+const errorClass = 'mt-1 block text-xs text-danger';
 
 function Described({ id, hint, error }: { id: string; hint?: ReactNode; error?: string | null }) {
   if (error) return <span id={id} className={errorClass}>{error}</span>;

@@ -91,13 +91,13 @@ export function FileDrop({ onFiles, busy, progress, pickers = FILES, hint = "Any
                 event.target.value = '';
               }}
             />
-            <label htmlFor={`${id}-${i}`} className="cursor-pointer font-medium text-brand dark:text-indigo-300">
+            <label htmlFor={`${id}-${i}`} className="cursor-pointer font-medium text-link">
               {picker.text}
             </label>
           </span>
         ))}
       </p>
-      <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{hint}</p>
+      <p className="mt-1 text-xs text-muted">{hint}</p>
       {progress ? (
         <div className="mt-3 text-left">
           <p className="text-xs [overflow-wrap:anywhere]">{progress.detail}</p>

@@ -63,14 +63,14 @@ export function DropdownMenu({ label, button, items, align = 'left' }: { label: 
         {/* The name is "label: visible text", so what is seen is part of what is announced (WCAG 2.5.3). */}
         <span className="sr-only">{label}: </span>
         {button}
-        <span aria-hidden="true" className="text-slate-500">▾</span>
+        <span aria-hidden="true" className="text-muted">▾</span>
       </button>
       {open ? (
         <ul
           id={id}
           role="menu"
           aria-label={label}
-          className={`absolute z-40 mt-1 max-h-[70vh] w-64 max-w-[calc(100vw-2rem)] overflow-y-auto rounded-lg border border-slate-200 bg-white py-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900 ${align === 'right' ? 'right-0' : 'left-0'}`}
+          className={`absolute z-40 mt-1 max-h-[70vh] w-64 max-w-[calc(100vw-2rem)] overflow-y-auto rounded-lg border border-line bg-surface py-1 text-sm shadow-lg ${align === 'right' ? 'right-0' : 'left-0'}`}
         >
           {items.map((item, i) =>
             'separator' in item ? (
@@ -99,7 +99,7 @@ export function DropdownMenu({ label, button, items, align = 'left' }: { label: 
                   className={`${itemClass} ${item.current ? 'font-semibold text-brand dark:text-indigo-300' : ''}`}
                 >
                   {item.label}
-                  {item.hint ? <span className="block text-xs text-slate-500">{item.hint}</span> : null}
+                  {item.hint ? <span className="block text-xs text-muted">{item.hint}</span> : null}
                 </a>
               </li>
             ),

@@ -5,7 +5,7 @@ export function Table({ headers, children, label }: { headers: string[]; childre
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm" aria-label={label}>
-        <thead className="border-b border-slate-200 text-slate-500 dark:border-slate-700 dark:text-slate-400">
+        <thead className="border-b border-line text-muted">
           <tr>
             {headers.map((h) => (
               <th key={h} className="whitespace-nowrap py-2 pr-4 font-medium">

@@ -21,7 +21,7 @@ export function TabNav({ tabs, label }: { tabs: TabLink[]; label: string }) {
   useEffect(() => setPending(null), [pathname]);
   return (
     <nav aria-label={label} className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
-      <ul className="flex min-w-max gap-1 border-b border-slate-200 text-sm dark:border-slate-700">
+      <ul className="flex min-w-max gap-1 border-b border-line text-sm">
         {tabs.map((tab) => {
           const active = tab.href === current;
           return (
@@ -31,7 +31,7 @@ export function TabNav({ tabs, label }: { tabs: TabLink[]; label: string }) {
                 onClick={() => !active && setPending(tab.href)}
                 aria-current={active ? 'page' : undefined}
                 aria-busy={pending === tab.href ? true : undefined}
-                className={`-mb-px block whitespace-nowrap border-b-2 px-3 py-2 focus-visible:outline-2 focus-visible:outline-brand ${active ? 'border-brand font-medium text-brand dark:border-indigo-300 dark:text-indigo-300' : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-slate-100'} ${pending === tab.href ? 'animate-pulse' : ''}`}
+                className={`-mb-px block whitespace-nowrap border-b-2 px-3 py-2 focus-visible:outline-2 focus-visible:outline-brand ${active ? 'border-brand font-medium text-link dark:border-indigo-300' : 'border-transparent text-muted hover:text-slate-900 dark:hover:text-slate-100'} ${pending === tab.href ? 'animate-pulse' : ''}`}
               >
                 {tab.label}
               </Link>

@@ -29,14 +29,14 @@ export function DeleteWorkspaceZone({ slug, name, personal }: { slug: string; na
   }
   return (
     <section aria-label="Danger zone" className="rounded-lg border border-red-300 p-5 dark:border-red-900">
-      <h2 className="font-semibold text-red-800 dark:text-red-300">Danger zone</h2>
+      <h2 className="font-semibold text-danger">Danger zone</h2>
       {personal ? (
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+        <p className="mt-1 text-sm text-muted">
           This is your personal workspace: it is deleted with your account (<a className="underline" href="/settings/delete">Delete account</a>).
         </p>
       ) : (
         <>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">Delete this workspace with all of its spaces.</p>
+          <p className="mt-1 text-sm text-muted">Delete this workspace with all of its spaces.</p>
           <div className="mt-3">
             <Button variant="danger" onClick={remove} disabled={busy}>
               {busy ? 'Deleting…' : 'Delete this workspace'}

@@ -35,7 +35,7 @@ export function WorkspaceFrame({
     >
       <div className="min-w-0">
         <h1 className="text-2xl font-bold tracking-tight">{workspace.name}</h1>
-        <p className="text-sm text-slate-500 dark:text-slate-400">
+        <p className="text-sm text-muted">
           /{workspace.slug} · you are {workspace.role}
           {workspace.seats ? ` · ${workspace.seats.plan} plan, ${workspace.seats.used} of ${workspace.seats.limit ?? 'unlimited'} seats` : ''}
         </p>

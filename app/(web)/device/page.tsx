@@ -16,7 +16,7 @@ export const dynamic = 'force-dynamic';
 function CodeForm({ code, problem }: { code: string; problem: string | null }) {
   return (
     <form method="get" action="/device" className="space-y-4">
-      <p className="text-slate-700">Enter the code that your terminal shows.</p>
+      <p>Enter the code that your terminal shows.</p>
       <Field
         label="Code"
         name="code"
@@ -42,15 +42,15 @@ function where(request: CliSignInRequest): string {
 function Outcome({ request, handle }: { request: CliSignInRequest; handle: string }) {
   switch (request.status) {
     case 'approved':
-      return <p role="status" className="rounded-md bg-green-50 p-3 text-green-900">Approved. The command line is now signed in as @{handle}; you can close this tab.</p>;
+      return <p role="status" className="rounded-md bg-green-50 p-3 text-green-900 dark:bg-green-950 dark:text-green-100">Approved. The command line is now signed in as @{handle}; you can close this tab.</p>;
     case 'denied':
-      return <p role="status" className="rounded-md bg-slate-100 p-3">Denied. The command line was not signed in.</p>;
+      return <p role="status" className="rounded-md bg-slate-100 p-3 dark:bg-slate-800">Denied. The command line was not signed in.</p>;
     case 'expired':
       return <ErrorNote>This request has expired. Run the sign-in command again to get a new code.</ErrorNote>;
     case 'pending':
       return (
         <div className="space-y-4">
-          <p className="text-sm text-slate-700">
+          <p className="text-sm">
             Approve only if you started this sign-in yourself and the code matches the one in your terminal. Approving
             gives that command line full access to your account.
           </p>
@@ -90,15 +90,15 @@ export default async function DevicePage({ searchParams }: { searchParams: Promi
             {request.userCode}
           </p>
           <dl className="mb-6 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-            <dt className="text-slate-500">Label</dt>
+            <dt className="text-muted">Label</dt>
             <dd>{request.label ?? '—'}</dd>
-            <dt className="text-slate-500">From</dt>
+            <dt className="text-muted">From</dt>
             <dd>{where(request)}</dd>
-            <dt className="text-slate-500">Program</dt>
+            <dt className="text-muted">Program</dt>
             <dd className="break-all">{request.userAgent ?? 'Unknown'}</dd>
-            <dt className="text-slate-500">Requested</dt>
+            <dt className="text-muted">Requested</dt>
             <dd>{formatTime(request.createdAt)}</dd>
-            <dt className="text-slate-500">Expires</dt>
+            <dt className="text-muted">Expires</dt>
             <dd>{formatTime(request.expiresAt)}</dd>
           </dl>
           <Outcome request={request} handle={actor.user.handle} />

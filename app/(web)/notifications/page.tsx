@@ -19,7 +19,7 @@ export default async function NotificationsPage({ searchParams }: { searchParams
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <div>
           <h1 className="text-2xl font-bold tracking-tight">Notifications</h1>
-          <p className="text-sm text-slate-600 dark:text-slate-300">{page.unread ? `${page.unread} unread` : 'All caught up'}</p>
+          <p className="text-sm text-muted">{page.unread ? `${page.unread} unread` : 'All caught up'}</p>
         </div>
         {page.unread ? (
           <ActionButton method="POST" path="/v1/notifications/read" body={{ all: true }} done="All notifications marked read">
@@ -39,9 +39,9 @@ export default async function NotificationsPage({ searchParams }: { searchParams
           </ButtonLink>
         </div>
       ) : null}
-      <p className="mt-6 text-sm text-slate-600 dark:text-slate-300">
+      <p className="mt-6 text-sm text-muted">
         Choose which of these are also e-mailed to you under{' '}
-        <a href="/settings/preferences" className="text-brand underline dark:text-indigo-300">
+        <a href="/settings/preferences" className="text-link underline">
           Settings → Preferences
         </a>
         .

@@ -71,7 +71,7 @@ export function HandleForm({ current }: { current: string }) {
       />
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       {saved ? (
-        <p role="status" className="text-sm text-green-800 dark:text-green-300">
+        <p role="status" className="text-sm text-success">
           Your handle is now @{saved}.{' '}
           <a href={`/u/${saved}`} className="underline">
             Your profile

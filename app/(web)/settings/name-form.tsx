@@ -37,7 +37,7 @@ export function NameForm({ current }: { current: string | null }) {
         hint="Shown beside your handle on comments, member lists and your profile. Leave it empty to show only your handle."
       />
       {error ? <ErrorNote>{error}</ErrorNote> : null}
-      {saved ? <p role="status" className="text-sm text-green-800">Saved.</p> : null}
+      {saved ? <p role="status" className="text-sm text-success">Saved.</p> : null}
       <Button type="submit" disabled={saving || name.trim() === (current ?? '')}>
         {saving ? 'Saving…' : 'Save name'}
       </Button>

@@ -14,7 +14,7 @@ export default async function ProfileSettingsPage() {
   return (
     <SettingsFrame actor={actor} current="/settings">
       <Card title="Profile">
-        <p className="mb-4 text-sm text-slate-600">
+        <p className="mb-4 text-sm text-muted">
           Changing your handle also renames your personal workspace when its address is still your handle. Links that
           used the old handle stop working, and someone else may take it.
         </p>

@@ -28,7 +28,7 @@ export function DevSignInForm({ next }: { next: string }) {
 
   return (
     <form onSubmit={submit} className="mt-6 space-y-4">
-      <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">
+      <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
         Development sign-in is on: anyone can sign in as any handle.
       </p>
       <Field label="Handle" name="handle" required pattern="[a-z0-9](?:[a-z0-9\-]{0,37}[a-z0-9])?" autoComplete="username" />

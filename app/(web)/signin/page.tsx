@@ -43,13 +43,13 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <div className="space-y-8">
         <EmailSignInForm next={next} />
         {methods.github || methods.google ? (
-          <div className="space-y-3 border-t border-slate-200 pt-6">
+          <div className="space-y-3 border-t border-line pt-6">
             {methods.github ? <OAuthButton provider="github" label="GitHub" next={next} /> : null}
             {methods.google ? <OAuthButton provider="google" label="Google" next={next} /> : null}
           </div>
         ) : null}
         {methods.dev ? (
-          <div className="border-t border-slate-200 pt-2">
+          <div className="border-t border-line pt-2">
             <DevSignInForm next={next} />
           </div>
         ) : null}

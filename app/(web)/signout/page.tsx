@@ -14,9 +14,9 @@ export default async function SignOutPage() {
     <Page actor={actor} title="Sign out" width="max-w-md">
       {actor ? (
         <>
-          <p className="mb-6 text-slate-700">
+          <p className="mb-6">
             Sign out <strong>@{actor.user.handle}</strong> on this browser? Command-line tokens stay signed in; revoke them under{' '}
-            <a href="/settings/tokens" className="text-brand underline">
+            <a href="/settings/tokens" className="text-link underline">
               API tokens
             </a>
             .
@@ -25,7 +25,7 @@ export default async function SignOutPage() {
         </>
       ) : (
         <>
-          <p className="mb-6 text-slate-700">You are signed out.</p>
+          <p className="mb-6">You are signed out.</p>
           <ButtonLink href="/signin">Sign in</ButtonLink>
         </>
       )}

@@ -65,7 +65,7 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
                   Join code: <code className="rounded bg-slate-100 px-2 py-1 text-base tracking-widest dark:bg-slate-800" data-testid="join-code">{app.joinCode}</code>
                 </p>
               ) : null}
-              {app.liveDataSpaceId ? <p><a className="text-brand dark:text-indigo-300" href={`/spaces/${app.liveDataSpaceId}/database`} data-testid="live-data">Live data (database)</a></p> : null}
+              {app.liveDataSpaceId ? <p><a className="text-link" href={`/spaces/${app.liveDataSpaceId}/database`} data-testid="live-data">Live data (database)</a></p> : null}
               {app.canManage ? (
                 <>
                   <AppActions app={app} />
@@ -81,26 +81,26 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
           )}
         </Card>
         <Card title={`Preview (version ${app.previewVersion})`}>
-          <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">
+          <p className="mb-2 text-sm text-muted">
             Last build: {app.build.status} {app.build.finishedAt ? formatTime(app.build.finishedAt) : ''}
             {app.build.error ? ` — ${app.build.error}` : ''}
           </p>
           {app.previewVersion ? (
             // The preview keeps its own origin (the app space's host, never the app's), so its styles, scripts and cookie work;
             // without a content domain the served page sandboxes itself (lib/spaces/content.ts).
-            <iframe title="Preview" src={app.previewUrl} className="h-[32rem] w-full rounded border border-slate-200 dark:border-slate-700" sandbox="allow-scripts allow-forms allow-same-origin" />
+            <iframe title="Preview" src={app.previewUrl} className="h-[32rem] w-full rounded border border-line" sandbox="allow-scripts allow-forms allow-same-origin" />
           ) : (
             <EmptyState>No preview yet: the first build failed.</EmptyState>
           )}
           {app.build.log?.length ? (
-            <details className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+            <details className="mt-2 text-xs text-muted">
               <summary>Build log</summary>
               <pre className="whitespace-pre-wrap">{app.build.log.join('\n')}</pre>
             </details>
           ) : null}
         </Card>
         <Card title="Deploys">
-          <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">Newest first; each with the files it changed against the deploy before.</p>
+          <p className="mb-2 text-sm text-muted">Newest first; each with the files it changed against the deploy before.</p>
           {deploys.length ? (
             // A list rather than a table: on a phone each deploy stays one block, its rollback in reach.
             <ol aria-label="Deploys" className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -113,7 +113,7 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
                       </span>
                       {d.current ? <span className="ml-2 rounded bg-emerald-100 px-1.5 py-0.5 text-xs text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">live</span> : null}
                     </p>
-                    <p className="text-xs text-slate-600 dark:text-slate-400">
+                    <p className="text-xs text-muted">
                       {d.actor ? `@${d.actor.handle} · ` : ''}
                       {formatTime(d.createdAt)}
                     </p>

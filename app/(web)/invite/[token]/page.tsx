@@ -24,7 +24,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     return (
       <Page actor={actor} title="This invitation does not work" width="max-w-lg">
         <ErrorNote>{error.message}</ErrorNote>
-        <p className="mt-4 text-sm text-slate-600">Ask the person who sent it for a new link.</p>
+        <p className="mt-4 text-sm text-muted">Ask the person who sent it for a new link.</p>
       </Page>
     );
   }
@@ -41,10 +41,10 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
           ) : (
             'You are invited'
           )}{' '}
-          to the workspace <strong>{workspace.name}</strong> <span className="text-slate-500">/{workspace.slug}</span> as{' '}
+          to the workspace <strong>{workspace.name}</strong> <span className="text-muted">/{workspace.slug}</span> as{' '}
           <strong>{preview.role}</strong>.
         </p>
-        <p className="mt-2 text-sm text-slate-600">
+        <p className="mt-2 text-sm text-muted">
           {preview.memberCount} {preview.memberCount === 1 ? 'member' : 'members'} · the link works until {formatDate(preview.expiresAt)}
         </p>
         <div className="mt-6">
@@ -59,7 +59,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
             <AcceptInviteButton token={token} workspaceName={workspace.name} />
           )}
         </div>
-        {actor ? <p className="mt-4 text-xs text-slate-500">Signed in as @{actor.user.handle}.</p> : null}
+        {actor ? <p className="mt-4 text-xs text-muted">Signed in as @{actor.user.handle}.</p> : null}
       </Card>
     </Page>
   );

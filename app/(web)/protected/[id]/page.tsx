@@ -29,7 +29,7 @@ export default async function ProtectedSpace({ params }: { params: Promise<{ id:
         <h1 id="protected-title" className="text-3xl font-bold tracking-tight">
           This space is protected by a password
         </h1>
-        <p className="mx-auto mt-3 max-w-md text-slate-600 dark:text-slate-300">
+        <p className="mx-auto mt-3 max-w-md text-muted">
           Open its published site and enter the password there.
           {actor ? ' Its files, history and comments are for the members of its workspace.' : ' Members of its workspace see everything here once signed in.'}
         </p>

@@ -16,7 +16,7 @@ export default async function BlockedUsersPage() {
   return (
     <SettingsFrame actor={actor} current="/settings/blocked">
       <Card title="Blocked users">
-        <p className="mb-4 text-sm text-slate-600">
+        <p className="mb-4 text-sm text-muted">
           Room chat from people you block no longer reaches you (from the next time you open a room).
         </p>
         {blocked.length === 0 ? (
@@ -27,7 +27,7 @@ export default async function BlockedUsersPage() {
               <tr key={user.id}>
                 <Cell>
                   <span className="font-medium">@{user.handle}</span>
-                  {user.name ? <span className="ml-2 text-slate-500">{user.name}</span> : null}
+                  {user.name ? <span className="ml-2 text-muted">{user.name}</span> : null}
                 </Cell>
                 <Cell>
                   <UnblockButton userId={user.id} handle={user.handle} />

@@ -18,7 +18,7 @@ function WorkspaceList({ label, heading, items }: { label: string; heading: stri
       <ul className="mt-1 list-disc pl-6">
         {items.map((w) => (
           <li key={w.id}>
-            {w.name} <span className="text-slate-500">/{w.slug}</span>
+            {w.name} <span className="text-muted">/{w.slug}</span>
             {w.heir ? ` → @${w.heir}` : null}
           </li>
         ))}
@@ -34,7 +34,7 @@ export default async function DeleteAccountPage() {
   return (
     <SettingsFrame actor={actor} current="/settings/delete">
       <Card title="Delete account">
-        <div className="mb-6 space-y-4 text-sm text-slate-700">
+        <div className="mb-6 space-y-4 text-sm">
           <p>Deleting your account cannot be undone. It signs you out everywhere and removes your API tokens.</p>
           <WorkspaceList label="Deleted" heading="Deleted with everything in them (nobody else is a member):" items={plan.deleted} />
           <WorkspaceList

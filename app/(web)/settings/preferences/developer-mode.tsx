@@ -28,7 +28,7 @@ export function DeveloperModeToggle({ initial }: { initial: boolean }) {
         <input type="checkbox" className="mt-1 size-4" checked={on} disabled={busy} onChange={(event) => toggle(event.target.checked)} />
         <span>
           <span className="font-medium">Developer mode</span>
-          <span className="block text-slate-500 dark:text-slate-400">Show technical details, such as ids, where pages have them (for example token ids under API tokens).</span>
+          <span className="block text-muted">Show technical details, such as ids, where pages have them (for example token ids under API tokens).</span>
         </span>
       </label>
       {error ? <ErrorNote>{error}</ErrorNote> : null}

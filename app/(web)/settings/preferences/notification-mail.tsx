@@ -42,7 +42,7 @@ export function NotificationMail({ initial, mailConfigured }: { initial: Notific
 
   return (
     <fieldset className="space-y-2">
-      <legend className="mb-2 text-sm text-slate-600 dark:text-slate-300">
+      <legend className="mb-2 text-sm text-muted">
         Every notification appears in your inbox. Also e-mail me when:
       </legend>
       {notificationKind.options.map((kind) => (
@@ -51,7 +51,7 @@ export function NotificationMail({ initial, mailConfigured }: { initial: Notific
           {LABELS[kind]}
         </label>
       ))}
-      {mailConfigured ? null : <p className="text-sm text-slate-500 dark:text-slate-400">This server does not send e-mail yet (its operator sets SMTP_URL), so nothing is mailed for now.</p>}
+      {mailConfigured ? null : <p className="text-sm text-muted">This server does not send e-mail yet (its operator sets SMTP_URL), so nothing is mailed for now.</p>}
       {error ? <ErrorNote>{error}</ErrorNote> : null}
     </fieldset>
   );

@@ -21,7 +21,7 @@ export default async function TokensPage() {
         <CreateTokenForm activeIds={tokens.map((token) => token.id)} />
       </Card>
       <Card title="API tokens and sessions">
-        <p className="mb-4 text-sm text-slate-600 dark:text-slate-300">
+        <p className="mb-4 text-sm text-muted">
           The command line gets a token when you approve its sign-in; each browser you sign in with has a session. A
           token ends 90 days after it was last used, a browser session after 30. Revoking one signs that device out.
         </p>
@@ -34,10 +34,10 @@ export default async function TokensPage() {
                 <div className="min-w-0">
                   <p>
                     <span className="font-medium">{token.label}</span>
-                    {token.current ? <span className="ml-2 rounded bg-brand-soft px-1.5 py-0.5 text-xs text-brand">this session</span> : null}
+                    {token.current ? <span className="ml-2 rounded bg-brand-soft px-1.5 py-0.5 text-xs text-link">this session</span> : null}
                   </p>
-                  {me.preferences.developerMode ? <p className="font-mono text-xs text-slate-500">{token.id}</p> : null}
-                  <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-sm text-slate-600">
+                  {me.preferences.developerMode ? <p className="font-mono text-xs text-muted">{token.id}</p> : null}
+                  <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-sm text-muted">
                     <dt>Created</dt>
                     <dd>
                       <Time ms={token.createdAt} />

@@ -14,7 +14,7 @@ export default async function ConfirmSignInPage({ searchParams }: { searchParams
   const callback = `${AUTH_BASE_PATH}/callback/email?${new URLSearchParams({ token: value('token'), email: value('email'), callbackUrl: value('callbackUrl') })}`;
   return (
     <Page actor={null} title="Sign in to Atrium" width="max-w-md">
-      <p className="mb-6 text-slate-700">
+      <p className="mb-6">
         Sign in as <strong>{value('email')}</strong>?
       </p>
       <ButtonLink href={callback}>Sign in</ButtonLink>

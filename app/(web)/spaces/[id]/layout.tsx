@@ -24,14 +24,14 @@ export default async function SpaceLayout({ params, children }: { params: Promis
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h1 className="text-2xl font-bold tracking-tight">{space.name}</h1>
-          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-muted">
             <VisibilityBadge visibility={space.visibility} passwordProtected={space.passwordProtected} />
             <span>{space.latestVersion ? `version ${space.latestVersion}` : 'nothing published yet'}</span>
           </p>
         </div>
         {space.latestVersion ? (
           <div className="flex min-w-0 max-w-full flex-wrap items-center gap-2">
-            <a href={space.url} className="text-sm font-medium text-brand underline dark:text-indigo-300">
+            <a href={space.url} className="text-sm font-medium text-link underline">
               Open the published site
             </a>
             <CopyButton value={space.url} label="Copy the site's address" />

@@ -91,7 +91,7 @@ export default async function FilesPage({ params, searchParams }: { params: Prom
           {/* In one column (phones) the folder's own list below is the way around: the tree would list the same files again. */}
           <nav aria-label="Files" className={`${folder ? 'hidden lg:block' : ''} rounded-lg border border-slate-200 bg-white p-3 text-sm dark:border-slate-700 dark:bg-slate-900`}>
             <FileTree folder={tree} shown={path ?? dir} whole={detail.files.length <= WHOLE_TREE_FILES} fileHref={fileHref} folderHref={folderHref} />
-            <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
+            <p className="mt-3 text-xs text-muted">
               {detail.version.fileCount.toLocaleString('en')} files, {formatBytes(detail.version.bytes)} in version {detail.version.number}
             </p>
           </nav>
@@ -112,10 +112,10 @@ export default async function FilesPage({ params, searchParams }: { params: Prom
 /** A folder's entries, as GitHub lists them above the README: folders first, each with its size. */
 function FolderList({ folder, fileHref, folderHref }: { folder: TreeFolder; fileHref: (path: string) => string; folderHref: (path: string) => string }) {
   const parent = folder.path.includes('/') ? folder.path.slice(0, folder.path.lastIndexOf('/')) : '';
-  const link = 'text-brand [overflow-wrap:anywhere] dark:text-indigo-300';
+  const link = 'text-link [overflow-wrap:anywhere]';
   return (
-    <section aria-label={`Folder /${folder.path}`} className="min-w-0 rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
-      <h2 className="border-b border-slate-200 px-4 py-2 font-mono text-sm [overflow-wrap:anywhere] dark:border-slate-700">/{folder.path}</h2>
+    <section aria-label={`Folder /${folder.path}`} className="min-w-0 rounded-lg border border-line bg-surface">
+      <h2 className="border-b border-line px-4 py-2 font-mono text-sm [overflow-wrap:anywhere]">/{folder.path}</h2>
       <table className="w-full text-sm">
         <thead className="sr-only">
           <tr>
@@ -140,7 +140,7 @@ function FolderList({ folder, fileHref, folderHref }: { folder: TreeFolder; file
                   {entry.label}
                 </a>
               </td>
-              <td className="whitespace-nowrap px-4 py-1.5 text-right text-slate-500 tabular-nums dark:text-slate-400">{formatBytes(entry.size)}</td>
+              <td className="whitespace-nowrap px-4 py-1.5 text-right text-muted tabular-nums">{formatBytes(entry.size)}</td>
             </tr>
           ))}
         </tbody>

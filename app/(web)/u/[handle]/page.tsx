@@ -21,12 +21,12 @@ export default async function ProfilePage({ params }: { params: Promise<{ handle
         <Card label="Person">
           <p className="text-lg">
             {user.name ? <span className="font-medium">{user.name} </span> : null}
-            <span className="text-slate-600 dark:text-slate-400">@{user.handle}</span>
-            {profile.self ? <span className="text-slate-600 dark:text-slate-400"> (you)</span> : null}
+            <span className="text-muted">@{user.handle}</span>
+            {profile.self ? <span className="text-muted"> (you)</span> : null}
           </p>
           {profile.self ? (
             <p className="mt-3 text-sm">
-              <a href="/settings" className="text-brand underline">
+              <a href="/settings" className="text-link underline">
                 Change your name or handle
               </a>
             </p>
@@ -44,10 +44,10 @@ export default async function ProfilePage({ params }: { params: Promise<{ handle
               <ul aria-label="Workspaces you share" className="space-y-1 text-sm">
                 {profile.shared.map((w) => (
                   <li key={w.slug}>
-                    <a href={`/w/${w.slug}`} className="text-brand underline">
+                    <a href={`/w/${w.slug}`} className="text-link underline">
                       {w.name}
                     </a>{' '}
-                    <span className="text-slate-600 dark:text-slate-400">/{w.slug}</span>
+                    <span className="text-muted">/{w.slug}</span>
                   </li>
                 ))}
               </ul>

@@ -135,7 +135,7 @@ export function RemoveMemberDialog({ slug, handle, rooms }: { slug: string; hand
                     <input type="checkbox" className="mt-0.5 size-4 accent-brand" checked={kept.includes(room.id)} onChange={(event) => toggle(room.id, event.target.checked)} />
                     <span>
                       <span className="font-medium">{room.name}</span>{' '}
-                      <span className="text-slate-600 dark:text-slate-300">
+                      <span className="text-muted">
                         ({KIND_NOUN[room.kind]}, {room.role}
                         {room.apps.length ? `; app${room.apps.length > 1 ? 's' : ''} ${room.apps.map((a) => a.name).join(', ')}` : ''})
                       </span>

@@ -17,7 +17,7 @@ function Person({ user }: { user: { handle: string; name: string | null } }) {
   return (
     <a href={`/u/${user.handle}`} className="hover:underline">
       {user.name ? <span className="font-medium">{user.name} </span> : null}
-      <span className="text-slate-600">@{user.handle}</span>
+      <span className="text-muted">@{user.handle}</span>
     </a>
   );
 }
@@ -35,7 +35,7 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
 
   return (
     <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="members">
-      <p className="text-sm"><a className="text-brand underline" href={`/rooms?workspace=${workspace.slug}`}>Rooms</a> · <a className="text-brand underline" href={`/live-spaces?workspace=${workspace.slug}`}>Live spaces</a></p>
+      <p className="text-sm"><a className="text-link underline" href={`/rooms?workspace=${workspace.slug}`}>Rooms</a> · <a className="text-link underline" href={`/live-spaces?workspace=${workspace.slug}`}>Live spaces</a></p>
       <Card title={`Members (${members.length})`}>
         <Table headers={['Person', 'Role', 'Joined', '']} label="Members">
           {members.map((m) => {
@@ -44,7 +44,7 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
               <tr key={m.user.id}>
                 <Cell>
                   <Person user={m.user} />
-                  {self ? <span className="text-slate-500"> (you)</span> : null}
+                  {self ? <span className="text-muted"> (you)</span> : null}
                 </Cell>
                 <Cell>
                   <RoleControl slug={workspace.slug} handle={m.user.handle} role={m.role} options={assignableRoles(workspace.role, m.role)} />
@@ -66,9 +66,9 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
       {admin ? (
         <>
           <Card title="Invite by handle" id="invite">
-            <p className="mb-3 text-sm text-slate-600">
+            <p className="mb-3 text-sm text-muted">
               The person sees the invitation on their dashboard and joins when they accept it. To invite someone without an
-              account, make an <a className="text-brand underline" href={`/w/${workspace.slug}/invites`}>invite link</a>.
+              account, make an <a className="text-link underline" href={`/w/${workspace.slug}/invites`}>invite link</a>.
             </p>
             <InviteByHandleForm slug={workspace.slug} roles={assignableRoles(workspace.role)} />
           </Card>

@@ -11,7 +11,7 @@ export default async function NewWorkspacePage() {
   const { actor } = caller;
   return (
     <Page actor={actor} title="New workspace" width="max-w-md">
-      <p className="mb-6 text-slate-600">You become its owner, and can invite others once it exists.</p>
+      <p className="mb-6 text-muted">You become its owner, and can invite others once it exists.</p>
       <WorkspaceForm />
     </Page>
   );

@@ -32,7 +32,7 @@ export default async function CommentsPage({ params, searchParams }: { params: P
     <div>
       <h2 className="text-xl font-semibold [overflow-wrap:anywhere]">{path ?? 'Comments'}</h2>
       {preview ? (
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+        <p className="mt-1 text-sm text-muted">
           On the preview <span className="font-mono">{preview.alias}</span> (version {preview.version}): what you write here says so.
         </p>
       ) : null}
@@ -70,7 +70,7 @@ async function AllThreads({ space, preview }: { space: Space; preview: Preview }
   const alias = preview?.alias;
   const review = preview ? (
     <p className="mb-3 text-sm">
-      <a href={spaceHref(space.id, 'comments', { path: 'index.html', alias, review: '1' })} className="text-brand underline dark:text-indigo-300">
+      <a href={spaceHref(space.id, 'comments', { path: 'index.html', alias, review: '1' })} className="text-link underline">
         Review the preview’s home page
       </a>
     </p>
@@ -97,7 +97,7 @@ async function AllThreads({ space, preview }: { space: Space; preview: Preview }
         {[...files].map(([path, count]) => (
           <tr key={path}>
             <Cell>
-              <a href={spaceHref(space.id, 'comments', { path, alias })} className="font-mono text-brand">
+              <a href={spaceHref(space.id, 'comments', { path, alias })} className="font-mono text-link">
                 {path}
               </a>
             </Cell>
@@ -108,13 +108,13 @@ async function AllThreads({ space, preview }: { space: Space; preview: Preview }
       </Table>
       <ul aria-label="Threads" className="space-y-2 text-sm">
         {threads.map((t) => (
-          <li key={t.id} className="rounded-lg border border-slate-200 p-3">
-            <a href={`${spaceHref(space.id, 'comments', { path: t.path, alias: t.alias ?? undefined })}#${t.id}`} className="font-mono text-brand">
+          <li key={t.id} className="rounded-lg border border-line p-3">
+            <a href={`${spaceHref(space.id, 'comments', { path: t.path, alias: t.alias ?? undefined })}#${t.id}`} className="font-mono text-link">
               {t.path}
             </a>{' '}
             {t.alias ? <>· via <span className="font-mono">{t.alias}</span> </> : null}
             · {t.author.kind === 'guest' ? `${t.author.name} (guest)` : t.author.handle ? `@${t.author.handle}` : t.author.name} · {t.resolvedAt ? 'resolved' : 'open'} · {plural(t.replies.length, 'reply', 'replies')}
-            <p className="mt-1 text-slate-700">{t.author.id && blocked.includes(t.author.id) ? 'Comment from someone you blocked.' : t.body.slice(0, 200)}</p>
+            <p className="mt-1">{t.author.id && blocked.includes(t.author.id) ? 'Comment from someone you blocked.' : t.body.slice(0, 200)}</p>
           </li>
         ))}
       </ul>
@@ -143,7 +143,7 @@ async function FileWithComments({ space, path, review, preview }: { space: Space
   const html = /^text\/html/.test(file.file.contentType) && file.file.text;
   const toggle = html ? (
     <p className="mb-3 text-sm">
-      <a href={spaceHref(space.id, 'comments', { path, alias: preview?.alias, review: review ? undefined : '1' })} className="text-brand underline">
+      <a href={spaceHref(space.id, 'comments', { path, alias: preview?.alias, review: review ? undefined : '1' })} className="text-link underline">
         {review ? 'Show the source' : 'Review the page'}
       </a>
     </p>

@@ -52,7 +52,7 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
             {versions.map((version) => (
               <tr key={version.number} aria-current={version.number === v ? 'true' : undefined} className={version.number === v ? 'bg-brand-soft dark:bg-indigo-950/50' : undefined}>
                 <Cell>
-                  <a href={spaceHref(space.id, 'history', { v: version.number })} className="font-medium text-brand dark:text-indigo-300">
+                  <a href={spaceHref(space.id, 'history', { v: version.number })} className="font-medium text-link">
                     {version.number}
                   </a>
                 </Cell>
@@ -117,7 +117,7 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
 async function Changes({ space, caller, v, detail, siteUrl }: { space: Space; caller: Caller; v: number; detail: Awaited<ReturnType<typeof versionDetail>>; siteUrl: string }) {
   return (
     <Card title={`Changes in version ${v}`} label="Changes">
-      <p className="text-sm text-slate-600 dark:text-slate-300">
+      <p className="text-sm text-muted">
         <Time ms={detail.version.createdAt} /> by {person(detail.version.author)} · {detail.version.fileCount.toLocaleString('en')} files, {formatBytes(detail.version.bytes)} ·{' '}
         {detail.diff.unchanged.toLocaleString('en')} unchanged
       </p>
@@ -144,7 +144,7 @@ async function FileHistory({ space, caller, path }: { space: Space; caller: Call
         {entries.map((e) => (
           <tr key={e.version}>
             <Cell>
-              <a href={spaceHref(space.id, 'history', { v: e.version })} className="font-medium text-brand dark:text-indigo-300">
+              <a href={spaceHref(space.id, 'history', { v: e.version })} className="font-medium text-link">
                 {e.version}
               </a>
             </Cell>
@@ -152,7 +152,7 @@ async function FileHistory({ space, caller, path }: { space: Space; caller: Call
               {e.change === 'removed' ? (
                 'Removed'
               ) : (
-                <a href={spaceHref(space.id, '', { v: e.version, path })} className="text-brand dark:text-indigo-300">
+                <a href={spaceHref(space.id, '', { v: e.version, path })} className="text-link">
                   {e.change === 'added' ? 'Added' : 'Changed'}
                 </a>
               )}

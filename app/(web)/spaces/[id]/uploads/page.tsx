@@ -23,7 +23,7 @@ export default async function UploadsPage({ params }: { params: Promise<{ id: st
           {uploads.map((upload) => (
             <tr key={upload.id}>
               <Cell>
-                <a href={`/v1/spaces/${space.id}/uploads/${upload.id}/raw`} className="text-brand [overflow-wrap:anywhere] dark:text-indigo-300">
+                <a href={`/v1/spaces/${space.id}/uploads/${upload.id}/raw`} className="text-link [overflow-wrap:anywhere]">
                   {upload.name}
                 </a>
               </Cell>

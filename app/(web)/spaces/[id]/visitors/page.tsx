@@ -45,11 +45,11 @@ async function Visitors({ space, days, caller }: { space: Space; days: number; c
     <>
       <div className="flex flex-wrap items-center gap-4 text-sm">
         {[7, 30, 90].map((d) => (
-          <a key={d} href={spaceHref(space.id, 'visitors', { days: d })} aria-current={d === span ? 'page' : undefined} className={d === span ? 'font-semibold' : 'text-brand dark:text-indigo-300'}>
+          <a key={d} href={spaceHref(space.id, 'visitors', { days: d })} aria-current={d === span ? 'page' : undefined} className={d === span ? 'font-semibold' : 'text-link'}>
             {d} days
           </a>
         ))}
-        <span className="text-slate-600">
+        <span className="text-muted">
           {plural(stats.views, 'view')} · {plural(stats.visitors, 'visitor')} · {stats.signedIn} signed in
         </span>
       </div>
@@ -89,7 +89,7 @@ async function Visitors({ space, days, caller }: { space: Space; days: number; c
                 </Cell>
                 <Cell>
                   {view.path}
-                  {view.alias ? <span className="ml-1 font-mono text-xs text-slate-500">via {view.alias}</span> : null}
+                  {view.alias ? <span className="ml-1 font-mono text-xs text-muted">via {view.alias}</span> : null}
                 </Cell>
                 <Cell>{view.user ? `@${view.user.handle}` : 'Visitor'}</Cell>
                 <Cell>{[view.country, view.referrer].filter(Boolean).join(' · ')}</Cell>

@@ -34,13 +34,13 @@ export default async function AppsPage({ params }: { params: Promise<{ slug: str
             {apps.map((app) => (
               <tr key={app.id}>
                 <Cell>
-                  <a href={`/apps/${app.id}`} className="text-brand">
+                  <a href={`/apps/${app.id}`} className="text-link">
                     {app.name}
                   </a>
                 </Cell>
                 <Cell>{app.status}</Cell>
                 <Cell>{app.room.name}</Cell>
-                <Cell>{app.liveUrl ? <a className="text-brand" href={app.liveUrl}>v{app.liveVersion}</a> : '—'}</Cell>
+                <Cell>{app.liveUrl ? <a className="text-link" href={app.liveUrl}>v{app.liveVersion}</a> : '—'}</Cell>
                 <Cell>{formatDate(app.createdAt)}</Cell>
               </tr>
             ))}
@@ -55,7 +55,7 @@ export default async function AppsPage({ params }: { params: Promise<{ slug: str
             {buildable.map((room, i) => (
               <li key={room.id} className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
                 <span>
-                  {room.name} <span className="text-slate-500 dark:text-slate-400">({room.appCount} app{room.appCount === 1 ? '' : 's'})</span>
+                  {room.name} <span className="text-muted">({room.appCount} app{room.appCount === 1 ? '' : 's'})</span>
                 </span>
                 <BuildAppButton roomId={room.id} kind={kindOf(room)} pages={pages[i]} />
               </li>

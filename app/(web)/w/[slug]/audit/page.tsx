@@ -43,7 +43,7 @@ export default async function AuditPage({
             {page.events.map((event) => (
               <li key={event.id} className="py-3">
                 <p className="text-sm">{auditSentence(event)}</p>
-                <p className="text-xs text-slate-500 dark:text-slate-400">
+                <p className="text-xs text-muted">
                   <Time ms={event.createdAt} />
                 </p>
               </li>

@@ -64,8 +64,8 @@ export function CreateInviteLinkForm({ slug, roles }: { slug: string; roles: str
         <FormFooter busy={busy} label="Create invite link" busyLabel="Creating…" error={error} columns={2} />
       </form>
       {created ? (
-        <div className="rounded-md border border-green-300 bg-green-50 p-4" role="status" aria-label="New invite link">
-          <p className="text-sm font-medium text-green-900">
+        <div className="rounded-md border border-green-300 bg-green-50 p-4 dark:border-green-800 dark:bg-green-950" role="status" aria-label="New invite link">
+          <p className="text-sm font-medium text-green-900 dark:text-green-100">
             Copy the link now: it is shown only once.
             {created.emailed ? ` It was also e-mailed to ${created.invite.email}.` : ''}
           </p>
@@ -75,7 +75,7 @@ export function CreateInviteLinkForm({ slug, roles }: { slug: string; roles: str
               aria-label="Invite link"
               value={created.url}
               onFocus={(event) => event.currentTarget.select()}
-              className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs"
+              className="min-w-0 flex-1 rounded-md border border-slate-300 bg-surface px-3 py-2 font-mono text-xs"
             />
             <Button type="button" variant="secondary" onClick={() => copy(created.url)}>
               {copied ? 'Copied' : 'Copy'}

@@ -30,7 +30,7 @@ export default async function InviteLinksPage({ params }: { params: Promise<{ sl
   return (
     <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="invites">
       <Card title="New invite link">
-        <p className="mb-3 text-sm text-slate-600">
+        <p className="mb-3 text-sm text-muted">
           Whoever opens the link can sign in and join with its role, until it expires, is used up or is revoked.
         </p>
         <CreateInviteLinkForm slug={workspace.slug} roles={assignableRoles(workspace.role)} />

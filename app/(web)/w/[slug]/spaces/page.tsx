@@ -31,7 +31,7 @@ export default async function SpacesPage({ params }: { params: Promise<{ slug: s
             {spaces.map((space) => (
               <tr key={space.id}>
                 <Cell>
-                  <a href={space.path} className="text-brand">
+                  <a href={space.path} className="text-link">
                     {space.name}
                   </a>
                 </Cell>

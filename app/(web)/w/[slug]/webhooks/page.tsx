@@ -47,7 +47,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ slug:
   return (
     <WorkspaceFrame actor={actor} workspace={workspace} workspaces={workspaces} tab="webhooks">
       <Card title="New webhook">
-        <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+        <p className="mb-3 text-sm text-muted">
           Atrium POSTs a signed JSON body to your HTTPS endpoint when these events happen, and retries for a day when it does not answer 2xx.
         </p>
         <details className="mb-4 text-sm">
@@ -82,7 +82,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ slug:
               </div>
             }
           >
-            <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+            <p className="mb-3 text-sm text-muted">
               {hook.active ? '' : 'Paused. '}
               {hook.description ? `${hook.description}. ` : ''}Events: {hook.events.length === WEBHOOK_EVENTS.length ? 'all' : hook.events.map((e) => WEBHOOK_EVENT_LABELS[e].toLowerCase()).join(', ')}.
             </p>

@@ -48,7 +48,7 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
           Swap
         </ButtonLink>
       </form>
-      <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">
+      <p className="mt-4 text-sm text-muted">
         From <Described version={comparison.base} /> to <Described version={comparison.head} />:{' '}
         {changes
           ? `${plural(diff.added.length, 'file')} added, ${diff.changed.length.toLocaleString('en')} changed, ${diff.removed.length.toLocaleString('en')} removed, ${diff.unchanged.toLocaleString('en')} unchanged.`
