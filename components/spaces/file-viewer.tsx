@@ -56,7 +56,7 @@ export function FileViewer({ space, stored, ...props }: Props) {
         {truncated ? <p className="mb-3 text-sm text-amber-800 dark:text-amber-300">Only the first 1 MiB is shown; download the file for all of it.</p> : null}
         {view.kind === 'markdown' ? (
           <article className="markdown max-w-none">
-            <Markdown remarkPlugins={[remarkGfm]} urlTransform={urlTransform}>
+            <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeTaskListLabels]} urlTransform={urlTransform}>
               {stored.content}
             </Markdown>
           </article>

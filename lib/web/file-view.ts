@@ -17,6 +17,31 @@ function languageOf(path: string): string | null {
   return hljs.getLanguage(name) ? name : null;
 }
 
+/** A node of the HTML tree react-markdown renders (hast), as far as task lists need it. */
+type HtmlNode = { type: string; tagName?: string; value?: string; properties?: Record<string, unknown>; children?: HtmlNode[] };
+
+/** An element's own text, without that of lists nested in it. */
+const ownText = (node: HtmlNode): string =>
+  node.type === 'text' ? (node.value ?? '') : node.tagName === 'ul' || node.tagName === 'ol' ? '' : (node.children ?? []).map(ownText).join('');
+
+/**
+ * A rehype plugin: GitHub-flavoured markdown renders a task list's checkbox
+ * with no name, which screen readers announce as just "checkbox"; each is
+ * named by its item's text. The box is the item's first child, or its
+ * paragraph's in a loose list.
+ */
+export function rehypeTaskListLabels() {
+  const label = (node: HtmlNode) => {
+    if (node.tagName === 'li') {
+      const first = node.children?.find((child) => child.type === 'element');
+      const box = first?.tagName === 'p' ? first.children?.find((child) => child.type === 'element') : first;
+      if (box?.tagName === 'input' && box.properties?.type === 'checkbox') box.properties.ariaLabel = ownText(node).trim();
+    }
+    node.children?.forEach(label);
+  };
+  return label;
+}
+
 /**
  * What kind of file it is, for people: the language of a source file (a
  * `.ts` file is TypeScript, not the video/mp2t its extension is registered

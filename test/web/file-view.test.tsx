@@ -24,6 +24,12 @@ describe('showing published files, which are untrusted', () => {
     expect(html).toContain('href="https://example.com"');
   });
 
+  it("names a task list's checkboxes by their items, tight and loose, not by nested items", () => {
+    const html = render('todo.md', '- [x] Write the plan\n- [ ] Ship *it*\n  - [ ] Tell people\n\n---\n\n- [ ] Loose one\n\n- [x] Loose two\n', 'text/markdown');
+    const names = [...html.matchAll(/<input[^>]*>/g)].map(([input]) => input.match(/aria-label="([^"]*)"/)?.[1]);
+    expect(names).toEqual(['Write the plan', 'Ship it', 'Tell people', 'Loose one', 'Loose two']);
+  });
+
   it('highlights code from escaped text', () => {
     const view = fileView('app.js', 'text/javascript', true, 'const a = "</code><script>x</script>";');
     expect(view.kind).toBe('code');
