@@ -64,10 +64,13 @@ ${body}
 `;
 }
 
-const CSS = `:root{color-scheme:light dark;--brand:#4338ca;--line:#e2e8f0;--muted:#64748b}
+// The page follows the visitor's scheme (the browser's own canvas and text);
+// link and muted text have a dark value each, so both pass 4.5:1 in both.
+const CSS = `:root{color-scheme:light dark;--brand:#4338ca;--link:#4338ca;--line:#e2e8f0;--muted:#475569}
+@media (prefers-color-scheme:dark){:root{--link:#a5b4fc;--line:#334155;--muted:#94a3b8}}
 [hidden]{display:none!important}*{box-sizing:border-box}body{margin:0;font:16px/1.55 ui-sans-serif,system-ui,sans-serif}
 header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75rem 1.25rem;border-bottom:1px solid var(--line)}
-header .name{font-size:1.1rem}nav{display:flex;gap:.75rem;flex-wrap:wrap}nav a{color:var(--brand);text-decoration:none}
+header .name{font-size:1.1rem}nav{display:flex;gap:.75rem;flex-wrap:wrap}nav a{color:var(--link);text-decoration:none}
 nav a[aria-current]{font-weight:600;text-decoration:underline}.who{margin-left:auto;color:var(--muted);font-size:.875rem}
 main{max-width:56rem;margin:0 auto;padding:1.25rem}table{border-collapse:collapse;width:100%;margin:.5rem 0}
 th,td{border:1px solid var(--line);padding:.35rem .6rem;text-align:left}th{background:rgba(100,116,139,.08)}
