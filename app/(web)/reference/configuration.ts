@@ -25,4 +25,9 @@ export const referenceConfiguration = {
   // Only the features disabled above use these; blank so that nothing can
   // reach Scalar's services should one come back in an update.
   externalUrls: { dashboardUrl: '', registryUrl: '', proxyUrl: '', apiBaseUrl: '' },
+  // Scalar's grey text (#8e8e8e on white, #797979 on #0f0f0f) and light-blue
+  // links fall under 4.5:1: darker greys in light, lighter in dark, and the
+  // app's link colours.
+  customCss: `.light-mode{--scalar-color-2:#5c5c5c;--scalar-color-3:#636363;--scalar-color-accent:#4338ca}
+.dark-mode{--scalar-color-3:#a4a4a4;--scalar-color-accent:#a5b4fc}`,
 } satisfies AnyApiReferenceConfiguration;
