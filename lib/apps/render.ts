@@ -64,11 +64,13 @@ ${body}
 `;
 }
 
-// The page follows the visitor's scheme (the browser's own canvas and text);
-// link and muted text have a dark value each, so both pass 4.5:1 in both.
-const CSS = `:root{color-scheme:light dark;--brand:#4338ca;--link:#4338ca;--line:#e2e8f0;--muted:#475569}
-@media (prefers-color-scheme:dark){:root{--link:#a5b4fc;--line:#334155;--muted:#94a3b8}}
-[hidden]{display:none!important}*{box-sizing:border-box}body{margin:0;font:16px/1.55 ui-sans-serif,system-ui,sans-serif}
+// The page follows the visitor's scheme; its text, link and muted colours have
+// a dark value each, so all pass 4.5:1 in both. The page's own background is
+// set rather than left to the browser's canvas, which checkers such as axe
+// take for white.
+const CSS = `:root{color-scheme:light dark;--bg:#fff;--fg:#0f172a;--brand:#4338ca;--link:#4338ca;--line:#e2e8f0;--muted:#475569}
+@media (prefers-color-scheme:dark){:root{--bg:#0f172a;--fg:#f1f5f9;--link:#a5b4fc;--line:#334155;--muted:#94a3b8}}
+[hidden]{display:none!important}*{box-sizing:border-box}body{margin:0;font:16px/1.55 ui-sans-serif,system-ui,sans-serif;background:var(--bg);color:var(--fg)}
 header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75rem 1.25rem;border-bottom:1px solid var(--line)}
 header .name{font-size:1.1rem}nav{display:flex;gap:.75rem;flex-wrap:wrap}nav a{color:var(--link);text-decoration:none}
 nav a[aria-current]{font-weight:600;text-decoration:underline}.who{margin-left:auto;color:var(--muted);font-size:.875rem}
