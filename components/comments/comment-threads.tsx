@@ -410,7 +410,7 @@ function CommentBody({ comment, mine, canDelete, act, guest, onBlock, userId }: 
   }
   return (
     <div>
-      <p className="text-xs text-slate-500">
+      <p className="text-xs text-muted">
         <AuthorMenu comment={comment} onBlock={onBlock} userId={userId} /> · <Time ms={comment.createdAt} />
         {comment.alias ? (
           <>

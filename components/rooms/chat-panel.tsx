@@ -87,7 +87,7 @@ export function ChatPanel({
             <li key={m.id} className="group rounded-md bg-slate-50 px-2 py-1 dark:bg-slate-800" aria-label={`Message from ${m.author ? `@${m.author.handle}` : m.authorName}`}>
               <div className="flex items-baseline justify-between gap-2">
                 <span className="font-medium">{m.author ? m.author.name || `@${m.author.handle}` : m.authorName}</span>
-                <Time ms={m.createdAt} className="text-xs text-slate-500 dark:text-slate-400" />
+                <Time ms={m.createdAt} className="text-xs text-muted" />
               </div>
               <p className="whitespace-pre-wrap break-words">{m.body}</p>
               <div className="flex gap-2 text-xs text-muted">

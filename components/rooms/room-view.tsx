@@ -166,7 +166,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
             {room.icon ? `${room.icon} ` : ''}
             {room.name}
           </h1>
-          <p className="text-sm text-slate-500 dark:text-slate-400">{status === 'revoked' ? 'no access' : `you are ${role}`}</p>
+          <p className="text-sm text-muted">{status === 'revoked' ? 'no access' : `you are ${role}`}</p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
           <ul aria-label="Here now" className="flex -space-x-1">

@@ -185,7 +185,7 @@ function GuestWrites({ id }: { id: string }) {
   }
   return (
     <Card title="Guest writes">
-      <p className="mb-3 text-sm text-slate-600">
+      <p className="mb-3 text-sm text-muted">
         Named statements guests may run while the space allows guest writes (Settings). Each must be one INSERT, UPDATE, DELETE or REPLACE; a guest&apos;s page runs one by its name.
       </p>
       {statements.length === 0 ? <EmptyState>No guest writes: guests cannot change this database.</EmptyState> : null}

@@ -5,7 +5,7 @@ import { ButtonLink } from '@/components/ui/button.tsx';
 import type { Space } from '@/lib/schemas/spaces.ts';
 import type { readFile } from '@/lib/spaces/publishing.ts';
 import { formatBytes } from '@/lib/format.ts';
-import { encodePath, fileView, htmlLines, spaceAsset, spaceLink, typeLabel, type LinkContext } from '@/lib/web/file-view.ts';
+import { encodePath, fileView, htmlLines, rehypeTaskListLabels, spaceAsset, spaceLink, typeLabel, type LinkContext } from '@/lib/web/file-view.ts';
 
 type Props = {
   space: Pick<Space, 'id' | 'url' | 'latestVersion'>;

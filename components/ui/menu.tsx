@@ -96,7 +96,7 @@ export function DropdownMenu({ label, button, items, align = 'left' }: { label: 
                   role="menuitem"
                   href={item.href}
                   aria-current={item.current ? 'page' : undefined}
-                  className={`${itemClass} ${item.current ? 'font-semibold text-brand dark:text-indigo-300' : ''}`}
+                  className={`${itemClass} ${item.current ? 'font-semibold text-link' : ''}`}
                 >
                   {item.label}
                   {item.hint ? <span className="block text-xs text-muted">{item.hint}</span> : null}

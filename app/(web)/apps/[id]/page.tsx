@@ -34,9 +34,9 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h1 className="text-2xl font-bold tracking-tight">{app.name}</h1>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             <span data-testid="app-status">{app.status}</span> · built from{' '}
-            <a className="text-brand underline dark:text-indigo-300" href={`/${app.room.kind === 'room' ? 'rooms' : 'live-spaces'}/${app.room.id}`}>
+            <a className="text-link underline" href={`/${app.room.kind === 'room' ? 'rooms' : 'live-spaces'}/${app.room.id}`}>
               {app.room.name}
             </a>
           </p>
@@ -56,7 +56,7 @@ export default async function AppPage({ params }: { params: Promise<{ id: string
             <div className="space-y-3 text-sm">
               <p>
                 Version {app.liveVersion} at{' '}
-                <a className="text-brand break-all underline dark:text-indigo-300" href={app.liveUrl!} target="_blank" rel="noreferrer" data-testid="live-url">
+                <a className="text-link break-all underline" href={app.liveUrl!} target="_blank" rel="noreferrer" data-testid="live-url">
                   {app.liveUrl}
                 </a>
               </p>

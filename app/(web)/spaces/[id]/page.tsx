@@ -89,7 +89,7 @@ export default async function FilesPage({ params, searchParams }: { params: Prom
             hrefFor={Object.fromEntries(versions.map((version) => [version.number, here(version.number)]))}
           />
           {/* In one column (phones) the folder's own list below is the way around: the tree would list the same files again. */}
-          <nav aria-label="Files" className={`${folder ? 'hidden lg:block' : ''} rounded-lg border border-slate-200 bg-white p-3 text-sm dark:border-slate-700 dark:bg-slate-900`}>
+          <nav aria-label="Files" className={`${folder ? 'hidden lg:block' : ''} rounded-lg border border-slate-200 bg-surface p-3 text-sm dark:border-slate-700`}>
             <FileTree folder={tree} shown={path ?? dir} whole={detail.files.length <= WHOLE_TREE_FILES} fileHref={fileHref} folderHref={folderHref} />
             <p className="mt-3 text-xs text-muted">
               {detail.version.fileCount.toLocaleString('en')} files, {formatBytes(detail.version.bytes)} in version {detail.version.number}

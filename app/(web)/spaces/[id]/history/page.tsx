@@ -74,7 +74,7 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
         </Card>
         {aliases.length || space.permissions.push ? (
           <Card title="Aliases">
-            <p className="text-sm text-slate-600 dark:text-slate-300">
+            <p className="text-sm text-muted">
               Named addresses of versions, for previews: each serves its version until it is moved (here, or with <code>atrium push --alias &lt;name&gt;</code>).
             </p>
             {aliases.length ? (
@@ -83,10 +83,10 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
                   <li key={a.name} className="py-3">
                     <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                       <span className="font-mono font-medium">{a.name}</span>
-                      <a href={spaceHref(space.id, 'history', { v: a.version })} className="text-brand dark:text-indigo-300">
+                      <a href={spaceHref(space.id, 'history', { v: a.version })} className="text-link">
                         version {a.version}
                       </a>
-                      <a href={spaceHref(space.id, 'comments', { alias: a.name })} className="text-brand dark:text-indigo-300" aria-label={`Comments through ${a.name}`}>
+                      <a href={spaceHref(space.id, 'comments', { alias: a.name })} className="text-link" aria-label={`Comments through ${a.name}`}>
                         Comments
                       </a>
                       {space.permissions.push ? (
@@ -96,7 +96,7 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
                       ) : null}
                     </div>
                     <div className="mt-1 flex items-center gap-2">
-                      <a href={a.url} className="min-w-0 text-sm break-all text-brand underline dark:text-indigo-300">
+                      <a href={a.url} className="min-w-0 text-sm break-all text-link underline">
                         {a.url}
                       </a>
                       <CopyButton value={a.url} label={`Copy the address of ${a.name}`} className="shrink-0" />

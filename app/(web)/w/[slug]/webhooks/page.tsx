@@ -51,8 +51,8 @@ export default async function WebhooksPage({ params }: { params: Promise<{ slug:
           Atrium POSTs a signed JSON body to your HTTPS endpoint when these events happen, and retries for a day when it does not answer 2xx.
         </p>
         <details className="mb-4 text-sm">
-          <summary className="cursor-pointer font-medium text-brand dark:text-indigo-300">How to verify a delivery</summary>
-          <p className="mt-2 text-slate-600 dark:text-slate-400">
+          <summary className="cursor-pointer font-medium text-link">How to verify a delivery</summary>
+          <p className="mt-2 text-muted">
             Deliveries are signed as Standard Webhooks specify (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>), so any Standard Webhooks library checks them with the signing secret.
             Ignore repeats of a <code>webhook-id</code>: a delivery may arrive twice.
           </p>
