@@ -4,14 +4,14 @@
 // 503, never with a write on the wrong file or a 400 blamed on the caller.
 import fs from 'node:fs';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
 import { db as prisma } from '@/lib/db/client.ts';
 import { closePool } from '@/lib/spacedb/database.ts';
-import { cacheFile, dropCache, materialize, removeScratch, scratchFile } from '@/lib/spacedb/history.ts';
+import { cacheFile, dropCache } from '@/lib/spacedb/history.ts';
 import { signIn } from '../helpers.ts';
 import { makeSpace } from '../spaces/fixtures.ts';
+import { quickCheck, replayed } from './files.ts';
 import { dbClient, sql } from './fixtures.ts';
 
 afterAll(() => closePool());
@@ -26,26 +26,7 @@ async function setup(handle: string) {
 
 const insert = (client: ReturnType<typeof dbClient>, token: string, tag: string) => sql(client, token, 'INSERT INTO w (tag, at) VALUES (?, 0)', [tag]);
 
-/** The head state replayed from the history alone. */
-async function replayed(spaceId: string): Promise<Buffer> {
-  const head = (await prisma.spaceDatabase.findUniqueOrThrow({ where: { spaceId } })).headSeq;
-  const scratch = scratchFile();
-  try {
-    await materialize(prisma, spaceId, head, scratch, null);
-    return fs.readFileSync(scratch);
-  } finally {
-    removeScratch(scratch);
-  }
-}
 
-function quickCheck(file: string): string {
-  const check = new DatabaseSync(file, { readOnly: true });
-  try {
-    return String((check.prepare('PRAGMA quick_check').get() as { quick_check: string }).quick_check);
-  } finally {
-    check.close();
-  }
-}
 
 describe('a cache file the node believes at the head', () => {
   it('is checked before a write: a file left behind is rebuilt, and no acknowledged row is lost', async () => {
@@ -61,7 +42,7 @@ describe('a cache file the node believes at the head', () => {
     const rows = await sql(client, token, 'SELECT tag FROM w ORDER BY id', [], false);
     expect(rows.rows).toEqual([['a'], ['b'], ['c'], ['d']]);
     expect(quickCheck(cacheFile(spaceId))).toBe('ok');
-    expect((await replayed(spaceId)).equals(fs.readFileSync(cacheFile(spaceId)))).toBe(true);
+    expect((await replayed(prisma, spaceId)).equals(fs.readFileSync(cacheFile(spaceId)))).toBe(true);
   });
 
   it('answers a read on a damaged file from a rebuilt one, not with a 400', async () => {

@@ -9,16 +9,14 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { config } from '@/lib/config.ts';
 import { databaseUrl, ensureDatabase, startEmbeddedPostgres, type RunningPostgres } from '@/lib/db/embedded-postgres.ts';
 import { PrismaClient } from '@/lib/db/generated/client.ts';
 import { migrate } from '@/lib/db/migrate.ts';
-import { materialize, removeScratch, scratchFile } from '@/lib/spacedb/history.ts';
 import { devLogin, request, useApiServers, type Answer, type ApiProcess } from '../process-server.ts';
 import { waitFor } from '../rooms/socket-helpers.ts';
+import { cacheFileOf, quickCheck, replayed } from './files.ts';
 
 const dataDir = path.resolve(`.atrium/test-spacedb-faults-${process.pid}`);
 const servers = useApiServers();
@@ -75,21 +73,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The node's current generation of the space's file (older ones are unlinked as they are replaced). */
-function cacheFileOf(node: ApiProcess, spaceId: string): string {
-  const folder = path.join(config.dataDir, 'spacedb', `cache-${node.pid}`);
-  const [name] = fs.readdirSync(folder).filter((entry) => entry.startsWith(`${spaceId}.`) && entry.endsWith('.sqlite'));
-  return path.join(folder, name);
-}
 
-function quickCheck(file: string): string {
-  const check = new DatabaseSync(file, { readOnly: true });
-  try {
-    return String((check.prepare('PRAGMA quick_check').get() as { quick_check: string }).quick_check);
-  } finally {
-    check.close();
-  }
-}
 
 it('keeps every acknowledged row and one consistent file on every node through a PostgreSQL restart and a node killed mid-write', async () => {
   const nodes = await Promise.all([0, 1, 2].map(() => servers.start({ DATABASE_URL: nodeUrl, SPACEDB_WORKERS: '1' })));
@@ -146,21 +130,14 @@ it('keeps every acknowledged row and one consistent file on every node through a
 
   expect(blamed, `answers: ${JSON.stringify([...statuses])}`).toEqual([]);
   const fresh = await servers.start({ DATABASE_URL: nodeUrl, SPACEDB_WORKERS: '1' });
-  const head = (await history.spaceDatabase.findUniqueOrThrow({ where: { spaceId } })).headSeq;
-  const scratch = scratchFile();
-  try {
-    await materialize(history, spaceId, head, scratch, null);
-    const replayed = fs.readFileSync(scratch);
-    for (const node of [nodes[0], nodes[1], fresh]) {
-      const rows = await query(node, 'SELECT tag FROM w', [], false);
-      expect(rows?.status, rows?.text).toBe(200);
-      const tags = new Set((rows!.json.rows as string[][]).map(([tag]) => tag));
-      expect([...acknowledged].filter((tag) => !tags.has(tag)), `acknowledged rows missing on ${node.origin}`).toEqual([]);
-      const file = cacheFileOf(node, spaceId);
-      expect(quickCheck(file)).toBe('ok');
-      expect(fs.readFileSync(file).equals(replayed), `${node.origin}'s file is the history's`).toBe(true);
-    }
-  } finally {
-    removeScratch(scratch);
+  const historyBytes = await replayed(history, spaceId);
+  for (const node of [nodes[0], nodes[1], fresh]) {
+    const rows = await query(node, 'SELECT tag FROM w', [], false);
+    expect(rows?.status, rows?.text).toBe(200);
+    const tags = new Set((rows!.json.rows as string[][]).map(([tag]) => tag));
+    expect([...acknowledged].filter((tag) => !tags.has(tag)), `acknowledged rows missing on ${node.origin}`).toEqual([]);
+    const file = cacheFileOf(node, spaceId);
+    expect(quickCheck(file)).toBe('ok');
+    expect(fs.readFileSync(file).equals(historyBytes), `${node.origin}'s file is the history's`).toBe(true);
   }
 }, 150_000);

@@ -3,13 +3,10 @@
 // node wrote (its catch-up must not write under that connection), run writes
 // on a file at the head, and end with the bytes the history replays to.
 import fs from 'node:fs';
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, expect, it } from 'vitest';
-import { config } from '@/lib/config.ts';
 import { db as prisma } from '@/lib/db/client.ts';
-import { materialize, removeScratch, scratchFile } from '@/lib/spacedb/history.ts';
 import { devLogin, request, useApiServers, type ApiProcess } from '../process-server.ts';
+import { cacheFileOf, quickCheck, replayed } from './files.ts';
 
 const servers = useApiServers();
 let a: ApiProcess;
@@ -21,23 +18,7 @@ beforeAll(async () => {
   b = await servers.start({ SPACEDB_WORKERS: '1' });
 });
 
-function cacheFileOf(node: ApiProcess, spaceId: string): string {
-  const folder = path.join(config.dataDir, 'spacedb', `cache-${node.pid}`);
-  const names = fs.readdirSync(folder).filter((entry) => entry.startsWith(`${spaceId}.`) && entry.endsWith('.sqlite'));
-  expect(names).toHaveLength(1);
-  return path.join(folder, names[0]);
-}
 
-async function replayed(spaceId: string): Promise<Buffer> {
-  const head = (await prisma.spaceDatabase.findUniqueOrThrow({ where: { spaceId } })).headSeq;
-  const scratch = scratchFile();
-  try {
-    await materialize(prisma, spaceId, head, scratch, null);
-    return fs.readFileSync(scratch);
-  } finally {
-    removeScratch(scratch);
-  }
-}
 
 it('answers another node’s writes on a node whose query process keeps a connection open, and writes on a file at the head', async () => {
   const { token } = await devLogin(a.origin, 'dbkept');
@@ -71,15 +52,10 @@ it('answers another node’s writes on a node whose query process keeps a connec
   await query(a, "INSERT INTO w (tag) VALUES ('after')", true);
   expect((await tags(b)).flat()).toEqual(['after']);
 
-  const history = await replayed(id);
+  const history = await replayed(prisma, id);
   for (const node of [a, b]) {
     const file = cacheFileOf(node, id);
-    const check = new DatabaseSync(file, { readOnly: true });
-    try {
-      expect(String((check.prepare('PRAGMA quick_check').get() as { quick_check: string }).quick_check)).toBe('ok');
-    } finally {
-      check.close();
-    }
+    expect(quickCheck(file)).toBe('ok');
     expect(fs.readFileSync(file).equals(history), `${node.origin}'s file is the history's`).toBe(true);
   }
 }, 120_000);
