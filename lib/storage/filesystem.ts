@@ -37,12 +37,26 @@ export function filesystemStore(root: string): BlobStore {
     }
   }
 
+  /** A new file in tmp/, written by `write` and flushed to disk; removed again if that fails. */
+  async function writeTemporary(write: (file: FileHandle) => Promise<void>): Promise<string> {
+    const temporary = path.join(tmp, randomUUID());
+    const file = await inFolder(tmp, () => open(temporary, 'wx'));
+    try {
+      await write(file);
+      await file.datasync();
+    } catch (error) {
+      await file.close();
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    await file.close();
+    return temporary;
+  }
+
   return {
     async put(body, { sha256, maxBytes, admit }) {
-      const temporary = path.join(tmp, randomUUID());
       const measured = meter(maxBytes);
-      const file = await inFolder(tmp, () => open(temporary, 'wx'));
-      try {
+      const temporary = await writeTemporary(async (file) => {
         // Chunks are written in batches: most blobs are small and take one write.
         let batch: Uint8Array[] = [];
         let batched = 0;
@@ -57,13 +71,7 @@ export function filesystemStore(root: string): BlobStore {
           }
         }
         if (batch.length) await file.writev(batch);
-        await file.datasync();
-      } catch (error) {
-        await file.close();
-        await rm(temporary, { force: true });
-        throw error;
-      }
-      await file.close();
+      });
       const stored = measured.result();
       if (sha256 && stored.sha256 !== sha256) {
         await rm(temporary, { force: true });
@@ -121,17 +129,7 @@ export function filesystemStore(root: string): BlobStore {
     },
 
     async putCopy(sha256, coding, bytes) {
-      const temporary = path.join(tmp, randomUUID());
-      const file = await inFolder(tmp, () => open(temporary, 'wx'));
-      try {
-        await file.writeFile(bytes);
-        await file.datasync();
-      } catch (error) {
-        await file.close();
-        await rm(temporary, { force: true });
-        throw error;
-      }
-      await file.close();
+      const temporary = await writeTemporary((file) => file.writeFile(bytes));
       const final = copyPath(sha256, coding);
       await inFolder(path.dirname(final), () => rename(temporary, final));
       const blobThere = await access(blobPath(sha256)).then(() => true, () => false);
