@@ -5,11 +5,11 @@
 // scenario speaks HTTP and the room protocol as clients do, to the balancer or
 // to one node on purpose; the load runs mix reads, pushes, space-database
 // writes and socket edits while nodes are killed or restarted.
-import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPrerequisites, ClusterSetupError, startCluster, type Cluster, type ClusterNode } from '../../scripts/cluster/harness.ts';
+import { push, sha } from '../push.ts';
 import { connect, waitFor, type Client } from '../rooms/socket-helpers.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -57,18 +57,9 @@ async function must(status: number, origin: string, method: string, route: strin
   return answer.json;
 }
 
-const sha = (content: string) => createHash('sha256').update(content).digest('hex');
-
 /** One version through the plan / upload / commit cycle, all on `origin`; returns its number. */
-async function push(origin: string, token: string, spaceId: string, files: Record<string, string>, message: string): Promise<number> {
-  const entries = Object.entries(files).map(([p, content]) => ({ path: p, sha256: sha(content), size: Buffer.byteLength(content) }));
-  const plan = await must(200, origin, 'POST', `/v1/spaces/${spaceId}/push/plan`, { token, body: { files: entries } });
-  for (const entry of entries.filter((e) => plan.missing.includes(e.sha256))) {
-    await must(204, origin, 'PUT', `/v1/spaces/${spaceId}/blobs/${entry.sha256}`, { token, raw: Buffer.from(files[entry.path]) });
-  }
-  const commit = await must(200, origin, 'POST', `/v1/spaces/${spaceId}/versions`, { token, body: { files: entries, message } });
-  return commit.version.number;
-}
+const pushed = async (origin: string, token: string, spaceId: string, files: Record<string, string>, message: string): Promise<number> =>
+  (await push(origin, token, spaceId, files, message)).commit.version.number;
 
 /** A ticket's socket URL aimed at `origin` (a node, or the balancer). */
 async function ticket(origin: string, token: string, roomId: string, socketOrigin: string): Promise<string> {
@@ -113,7 +104,7 @@ describe.skipIf(missing !== null)('a cluster behind HAProxy', () => {
   it('publishes through one web node, reads, downloads and comments through the others', async () => {
     const [a, b, c] = cluster.web.map((n) => n.origin);
     const space = await must(200, a, 'POST', '/v1/spaces', { token: owner.token, body: { workspace: slug, name: 'Across nodes' } });
-    const number = await push(a, owner.token, space.id, { 'index.html': '<h1>Served by any node</h1>\n', 'notes.txt': 'plain\n' }, 'First');
+    const number = await pushed(a, owner.token, space.id, { 'index.html': '<h1>Served by any node</h1>\n', 'notes.txt': 'plain\n' }, 'First');
     const read = await must(200, b, 'GET', `/v1/spaces/${space.id}/files/index.html`, { token: owner.token });
     expect(JSON.stringify(read)).toContain('Served by any node');
     const link = await must(200, b, 'GET', `/v1/spaces/${space.id}/download-link/notes.txt`, { token: owner.token });
@@ -124,7 +115,7 @@ describe.skipIf(missing !== null)('a cluster behind HAProxy', () => {
     expect(versions.versions[0].number).toBe(number);
     // The bytes are in the bucket every node reaches, not on one node's disk.
     const objects = await readdir(cluster.s3Directory, { recursive: true });
-    expect(objects.some((name) => name.includes(`blobs/${createHash('sha256').update('plain\n').digest('hex')}`))).toBe(true);
+    expect(objects.some((name) => name.includes(`blobs/${sha('plain\n')}`))).toBe(true);
 
     // A thread started on one node is answered, resolved and listed on the others.
     const thread = await must(200, b, 'POST', `/v1/spaces/${space.id}/comments`, { token: member.token, body: { path: 'index.html', body: 'Which node?', quote: 'Served by any node' } });
@@ -194,7 +185,7 @@ describe.skipIf(missing !== null)('a cluster behind HAProxy', () => {
    */
   async function load(seconds: number, during: () => Promise<void>) {
     const space = await must(200, lb, 'POST', '/v1/spaces', { token: owner.token, body: { workspace: slug, name: `Load ${Date.now()}` } });
-    await push(lb, owner.token, space.id, { 'index.html': '<p>load</p>\n' }, 'Base');
+    await pushed(lb, owner.token, space.id, { 'index.html': '<p>load</p>\n' }, 'Base');
     const q = (sql: string, params: unknown[] = [], write = true) => api(lb, 'POST', `/v1/spaces/${space.id}/db/query`, { token: owner.token, body: { sql, params, write } });
     expect((await q('CREATE TABLE w (id INTEGER PRIMARY KEY, tag TEXT UNIQUE)')).status).toBe(200);
     const room = await must(200, lb, 'POST', '/v1/rooms', { token: owner.token, body: { workspace: slug, name: `Load room ${Date.now()}` } });
@@ -228,7 +219,7 @@ describe.skipIf(missing !== null)('a cluster behind HAProxy', () => {
           if (status === 200) acknowledged.rows.push(tag);
         } else {
           const status = await timed('push', async () => {
-            const n = await push(lb, owner.token, space.id, { 'index.html': `<p>push ${i} ${serial}</p>\n` }, `Load ${i}`);
+            const n = await pushed(lb, owner.token, space.id, { 'index.html': `<p>push ${i} ${serial}</p>\n` }, `Load ${i}`);
             acknowledged.versions.push(n);
             return 200;
           });

@@ -7,7 +7,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { devLogin, request, useApiServers } from '../process-server.ts';
-import { blobPath, fileList, inconsistencies, killInTransaction, makeDataDir, pullMismatches, push, randomFile, sha, useSql, type Files, onDisk } from './helpers.ts';
+import { blobPath, inconsistencies, killInTransaction, makeDataDir, pullMismatches, randomFile, useSql, type Files, onDisk } from './helpers.ts';
+import { fileList, push, sha } from '../push.ts';
 
 const servers = useApiServers();
 const sql = useSql();

@@ -7,7 +7,8 @@
 // completes the deletion, and what others hold still reads back byte for byte.
 import { expect, it } from 'vitest';
 import { devLogin, request, useApiServers } from '../process-server.ts';
-import { inconsistencies, killInTransaction, makeDataDir, pullMismatches, push, randomFile, useSql, type Files, onDisk } from './helpers.ts';
+import { inconsistencies, killInTransaction, makeDataDir, pullMismatches, randomFile, useSql, type Files, onDisk } from './helpers.ts';
+import { push } from '../push.ts';
 
 const servers = useApiServers();
 const sql = useSql();

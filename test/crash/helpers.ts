@@ -1,19 +1,18 @@
 // What the crash tests share: a blob folder of their own, pushes over HTTP,
 // killing the server while a request is inside its transaction, and the
 // checks that the database and the stored bytes agree after a restart.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import { request, type ApiProcess } from '../process-server.ts';
+import { sha } from '../push.ts';
 
-export const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 export const randomFile = (size: number) => new Uint8Array(randomBytes(size));
 
 export type Files = Record<string, Uint8Array>;
-export const fileList = (files: Files) => Object.entries(files).map(([path, bytes]) => ({ path, sha256: sha(bytes), size: bytes.byteLength }));
 
 /** A DATA_DIR for this file's servers (the blobs live under it), removed afterwards. */
 export async function makeDataDir(): Promise<string> {
@@ -146,26 +145,6 @@ export async function killInTransaction(server: ApiProcess, finished: Promise<un
   } finally {
     await watcher.end();
   }
-}
-
-/** plan, upload what is missing (8 at a time), commit; throws on any unexpected answer. */
-export async function push(origin: string, token: string, spaceId: string, files: Files, message?: string) {
-  const list = fileList(files);
-  const plan = await request(origin, 'POST', `/v1/spaces/${spaceId}/push/plan`, { token, body: { files: list } });
-  if (plan.status !== 200) throw new Error(`plan: ${plan.status} ${plan.text}`);
-  const byHash = new Map(Object.values(files).map((bytes) => [sha(bytes), bytes]));
-  const missing = [...(plan.json.missing as string[])];
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      for (let hash = missing.pop(); hash; hash = missing.pop()) {
-        const put = await request(origin, 'PUT', `/v1/spaces/${spaceId}/blobs/${hash}`, { token, raw: byHash.get(hash)! });
-        if (put.status !== 204) throw new Error(`blob: ${put.status} ${put.text}`);
-      }
-    }),
-  );
-  const commit = await request(origin, 'POST', `/v1/spaces/${spaceId}/versions`, { token, body: { files: list, message } });
-  if (commit.status !== 200) throw new Error(`commit: ${commit.status} ${commit.text}`);
-  return { plan: plan.json, commit: commit.json };
 }
 
 /** Downloads each of `paths` of the latest version; returns those whose bytes differ from `files`. */

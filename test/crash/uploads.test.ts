@@ -5,7 +5,8 @@
 import { request as httpRequest } from 'node:http';
 import { expect, it } from 'vitest';
 import { devLogin, request, useApiServers } from '../process-server.ts';
-import { fileList, inconsistencies, makeDataDir, pullMismatches, push, randomFile, sha, useSql, type Files, onDisk } from './helpers.ts';
+import { inconsistencies, makeDataDir, pullMismatches, randomFile, useSql, type Files, onDisk } from './helpers.ts';
+import { fileList, push, sha } from '../push.ts';
 
 const servers = useApiServers();
 const sql = useSql();

@@ -11,7 +11,8 @@ import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { deliverDue, RETRY_AFTER_SECONDS } from '@/lib/webhooks/dispatch.ts';
 import { encryptSecret } from '@/lib/webhooks/secret.ts';
-import { FILES, sha, World } from '../http/world.ts';
+import { FILES, World } from '../http/world.ts';
+import { push } from '../push.ts';
 import { useApiServers } from '../process-server.ts';
 import { useFrontServer } from '../server.ts';
 import { waitFor } from '../rooms/socket-helpers.ts';
@@ -62,14 +63,7 @@ async function register(events: string[], url = receiverUrl): Promise<{ id: stri
 }
 
 /** One version of `files` through plan, upload and commit, as the owner. */
-async function push(spaceId: string, files: Record<string, string>, message: string) {
-  const entries = Object.entries(files).map(([path, content]) => ({ path, sha256: sha(content), size: Buffer.byteLength(content) }));
-  const plan = await w.must(200, 'POST', `/v1/spaces/${spaceId}/push/plan`, { as: w.people.owner, body: { files: entries } });
-  for (const e of entries.filter((e) => plan.missing.includes(e.sha256))) {
-    await w.must(204, 'PUT', `/v1/spaces/${spaceId}/blobs/${e.sha256}`, { as: w.people.owner, raw: Buffer.from(files[e.path]) });
-  }
-  await w.must(200, 'POST', `/v1/spaces/${spaceId}/versions`, { as: w.people.owner, body: { files: entries, message } });
-}
+const pushAsOwner = (spaceId: string, files: Record<string, string>, message: string) => push(server.origin, w.people.owner.token, spaceId, files, message);
 
 /** Sends everything due now, as the dispatcher does every second. */
 async function flush() {
@@ -97,7 +91,7 @@ describe('webhooks', () => {
     const listed = await w.must(200, 'GET', `/v1/workspaces/${w.slug}/webhooks`, { as: w.people.owner });
     expect(JSON.stringify(listed)).not.toContain(hook.secret);
 
-    await push(w.spaces.public, { ...FILES, 'index.html': '<h1>v2</h1>' }, 'Second');
+    await pushAsOwner(w.spaces.public, { ...FILES, 'index.html': '<h1>v2</h1>' }, 'Second');
     const thread = await w.comment('public');
     await w.must(200, 'POST', `/v1/comments/${thread}/resolve`, { as: w.people.owner });
     const joiner = await w.signIn();
@@ -131,7 +125,7 @@ describe('webhooks', () => {
     const hook = await register(['version.committed']);
     const legacy = `atrh_${randomBytes(32).toString('base64url')}`;
     await db.webhookEndpoint.update({ where: { id: hook.id }, data: { secretEncrypted: await encryptSecret(legacy) } });
-    await push(w.spaces.public, { ...FILES, 'index.html': '<h1>legacy</h1>' }, 'Legacy');
+    await pushAsOwner(w.spaces.public, { ...FILES, 'index.html': '<h1>legacy</h1>' }, 'Legacy');
     await flush();
     expect(received).toHaveLength(1);
     verify(legacy, received[0]);
@@ -143,7 +137,7 @@ describe('webhooks', () => {
   it('queues nothing for a change that failed, nor for paused endpoints', async () => {
     const hook = await register(['version.committed']);
     await w.must(200, 'PATCH', `/v1/webhooks/${hook.id}`, { as: w.people.admin, body: { active: false } });
-    await push(w.spaces.members, { 'index.html': '<h1>while paused</h1>' }, 'Paused');
+    await pushAsOwner(w.spaces.members, { 'index.html': '<h1>while paused</h1>' }, 'Paused');
     // A commit refused for a missing blob queues nothing either.
     await w.must(409, 'POST', `/v1/spaces/${w.spaces.members}/versions`, { as: w.people.owner, body: { files: [{ path: 'x.txt', sha256: 'a'.repeat(64), size: 1 }] } });
     await flush();
@@ -154,7 +148,7 @@ describe('webhooks', () => {
   it('retries a failed delivery with back-off, logs each answer, and gives up after about a day', async () => {
     const hook = await register(['version.committed']);
     answer = { status: 503, body: 'x'.repeat(5000) };
-    await push(w.spaces.public, { 'index.html': `<h1>${Math.random()}</h1>` }, 'Retry me');
+    await pushAsOwner(w.spaces.public, { 'index.html': `<h1>${Math.random()}</h1>` }, 'Retry me');
     await flush();
     let [delivery] = (await w.must(200, 'GET', `/v1/webhooks/${hook.id}/deliveries`, { as: w.people.owner })).deliveries;
     expect(delivery).toMatchObject({ status: 'pending', attempts: 1, responseStatus: 503, error: null });
