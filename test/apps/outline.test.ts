@@ -58,7 +58,7 @@ describe('outline builder', () => {
 
   it('writes one page per app page, the tables with their first rows, and the spec', () => {
     const files = renderApp(outlineSpec(markdownOf(bookClub()), 'Fallback'));
-    expect(files.map((f) => f.path).sort()).toEqual(['app.json', 'assets/app.css', 'assets/app.js', 'books/index.html', 'data/books.json', 'data/sign_up.json', 'index.html', 'sign-up/index.html']);
+    expect(files.map((f) => f.path).sort()).toEqual(['_api/session', 'app.json', 'assets/app.css', 'assets/app.js', 'books/index.html', 'data/books.json', 'data/sign_up.json', 'index.html', 'sign-up/index.html']);
     const books = files.find((f) => f.path === 'books/index.html')!.content.toString();
     expect(books).toContain('<td>Dune</td>');
     expect(books).toContain('href="../sign-up/"');
