@@ -28,6 +28,7 @@ export const referenceConfiguration = {
   // Scalar's grey text (#8e8e8e on white, #797979 on #0f0f0f) and light-blue
   // links fall under 4.5:1: darker greys in light, lighter in dark, and the
   // app's link colours.
-  customCss: `.light-mode{--scalar-color-2:#5c5c5c;--scalar-color-3:#636363;--scalar-color-accent:#4338ca}
+  // Its method and value colours (green, blue, orange) are darker in light for the same reason.
+  customCss: `.light-mode{--scalar-color-2:#5c5c5c;--scalar-color-3:#636363;--scalar-color-accent:#4338ca;--scalar-color-green:#006f45;--scalar-color-blue:#0062a0;--scalar-color-orange:#a83800}
 .dark-mode{--scalar-color-3:#a4a4a4;--scalar-color-accent:#a5b4fc}`,
 } satisfies AnyApiReferenceConfiguration;
