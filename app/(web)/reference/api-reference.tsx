@@ -2,38 +2,27 @@
 
 import { ApiReferenceReact } from '@scalar/api-reference-react';
 import '@scalar/api-reference-react/style.css';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { referenceConfiguration } from './configuration.ts';
 
 /**
  * What Scalar leaves out for keyboard and screen-reader users, added as it
- * renders: a name for each example's show/hide button (they have only an
- * icon), and a tab stop on the list of endpoints, which scrolls on a phone.
+ * renders (it mounts parts of itself outside this component, so the whole
+ * document is watched): a name for the icon-only copy button of each code
+ * example, and a tab stop on the list of endpoints, which scrolls on a phone.
  */
 function completeAccessibility(root: HTMLElement) {
-  for (const button of root.querySelectorAll<HTMLButtonElement>('button[aria-controls]:not([aria-label])')) {
-    // Its aria-expanded tells whether the example is shown.
-    if (!button.textContent?.trim()) button.setAttribute('aria-label', 'Example');
-  }
-  for (const list of root.querySelectorAll<HTMLElement>('.endpoints:not([tabindex])')) {
-    list.tabIndex = 0;
-  }
+  for (const button of root.querySelectorAll<HTMLButtonElement>('button.scalar-code-copy:not([aria-label])')) button.setAttribute('aria-label', 'Copy the example');
+  for (const list of root.querySelectorAll<HTMLElement>('.endpoints:not([tabindex])')) list.tabIndex = 0;
 }
 
 // Renders /openapi.json, making no requests beyond this server (see configuration.ts).
 export function ApiReference() {
-  const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const element = root.current;
-    if (!element) return;
-    completeAccessibility(element);
-    const observer = new MutationObserver(() => completeAccessibility(element));
-    observer.observe(element, { childList: true, subtree: true });
+    completeAccessibility(document.body);
+    const observer = new MutationObserver(() => completeAccessibility(document.body));
+    observer.observe(document.body, { childList: true, subtree: true });
     return () => observer.disconnect();
   }, []);
-  return (
-    <div ref={root}>
-      <ApiReferenceReact configuration={referenceConfiguration} />
-    </div>
-  );
+  return <ApiReferenceReact configuration={referenceConfiguration} />;
 }
