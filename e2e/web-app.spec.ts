@@ -54,7 +54,8 @@ for (const size of WIDTHS) {
       await spaces.getByRole('link', { name: 'Handbook' }).click();
       await expect(page).toHaveURL(new RegExp(`/spaces/${space.id}$`));
       await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: handle })).toHaveAttribute('href', `/w/${handle}/spaces`);
-      await page.getByRole('navigation', { name: 'Files' }).getByRole('link', { name: 'README.md' }).click();
+      // The folder's files are listed once: beside the page on a desktop, in the page on a phone.
+      await page.getByRole('link', { name: 'README.md', exact: true }).filter({ visible: true }).first().click();
       const readme = page.getByRole('region', { name: 'File README.md' });
       await readme.getByRole('link', { name: 'about' }).click();
       await expect(page).toHaveURL(new RegExp(`/spaces/${space.id}\\?path=about%2Findex.html$`));

@@ -23,7 +23,7 @@ test('an admin adds a webhook, sends a test event and reads its delivery, at bot
     // A deployed server has no docs folder: the page says how to verify a delivery itself.
     await expect(page.getByText('docs/webhooks.md')).toHaveCount(0);
     await page.getByText('How to verify a delivery').click();
-    await expect(page.getByText("createHmac('sha256', secret)")).toBeVisible();
+    await expect(page.getByText('new Webhook(secret).verify(rawBody, headers)')).toBeVisible();
     // The API's field error reads as an instruction.
     await page.getByLabel('Endpoint URL').fill('ftp://ci.example.com/atrium');
     await page.getByRole('button', { name: 'Add webhook' }).click();
