@@ -105,3 +105,20 @@ export function isEnvelope(answer: RawAnswer): boolean {
     Object.keys(answer.json).length === 1
   );
 }
+
+export type BytesAnswer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
+
+/** One request on a fresh connection; the body as the bytes that came (nothing decoded: compressed stays compressed). */
+export function rawBytes(origin: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<BytesAnswer> {
+  const url = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers, agent: false, lookup: localhostLookup }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => parts.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -2,33 +2,18 @@
 // (on disk, or in the bucket when run on S3 by `npm test`) and a restarted
 // server serves it as stored instead of compressing again.
 import { randomUUID } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { siteUrl } from '@/lib/spaces/hosts.ts';
 import { blobStore } from '@/lib/storage/index.ts';
 import { signIn } from '../helpers.ts';
-import { localhostLookup, onPort } from '../http/raw.ts';
+import { onPort, rawBytes as get } from '../http/raw.ts';
 import { useFrontServer } from '../server.ts';
 import { makeSpace, push, sha } from './fixtures.ts';
 
 const server = useFrontServer();
 
-/** One GET on a fresh connection; the body as the bytes that came (nothing decoded). */
-function get(origin: string, path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
-  const url = new URL(origin);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, headers, agent: false, lookup: localhostLookup }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => parts.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 // About 100 KB, its own bytes in every run: the blob store outlives test runs.
 const run = randomUUID();

@@ -3,35 +3,20 @@
 // own host (Node's response written directly) and on the app's origin
 // (/s/<id>/ without a content domain: the Fetch Response path).
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
 import { siteUrl } from '@/lib/spaces/hosts.ts';
 import { GET as downloadLinkRoute } from '@/app/v1/spaces/[id]/download-link/[...path]/route.ts';
 import { call, signIn } from '../helpers.ts';
-import { localhostLookup, onPort } from '../http/raw.ts';
+import { onPort, rawBytes as get } from '../http/raw.ts';
 import { useFrontServer } from '../server.ts';
 import { makeSpace, push, sha } from './fixtures.ts';
 
 const server = useFrontServer();
 
-type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
 
 /** One request on a fresh connection; the body as the bytes that came (nothing decoded). */
-function get(origin: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
-  const url = new URL(origin);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers, agent: false, lookup: localhostLookup }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => parts.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** About `size` bytes of a stylesheet, script or page: text with the repetition real ones have. */
 function text(size: number, line: (i: number) => string): string {
