@@ -19,10 +19,21 @@ function completeAccessibility(root: HTMLElement) {
 // Renders /openapi.json, making no requests beyond this server (see configuration.ts).
 export function ApiReference() {
   useEffect(() => {
-    completeAccessibility(document.body);
-    const observer = new MutationObserver(() => completeAccessibility(document.body));
+    // Scalar renders in many small steps: one pass per frame, not one per mutation.
+    let frame = 0;
+    const pass = () => {
+      frame = 0;
+      completeAccessibility(document.body);
+    };
+    pass();
+    const observer = new MutationObserver(() => {
+      frame ||= requestAnimationFrame(pass);
+    });
     observer.observe(document.body, { childList: true, subtree: true });
-    return () => observer.disconnect();
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
   }, []);
   return <ApiReferenceReact configuration={referenceConfiguration} />;
 }
