@@ -241,7 +241,7 @@ async function runWrite(
   const release = admitWrite(owner, spaceId);
   try {
     return await withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(owner, spaceId), async (tx, head, file, lease) => {
-      const result = await lease.run<RunResult>({ op: 'run', file, ...job, write: true, expectSha: head.fileSha, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
+      const result = await lease.run<RunResult>({ op: 'run', file, ...job, write: true, stamp: head.headSeq + 1, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
       if (result.delta) {
         const { seq } = await recordDelta(tx, spaceId, head, result.delta, file);
         noteCached(spaceId, seq);
@@ -399,7 +399,7 @@ export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ 
       // The moment just before the reset's change (history times strictly increase).
       before = nextAt(head).getTime() - 1;
       if (drops.length === 0) return;
-      const result = await lease.run<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, expectSha: head.fileSha, maxPageCount: pages, maxRows: 0, maxBytes: 0 });
+      const result = await lease.run<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, stamp: head.headSeq + 1, maxPageCount: pages, maxRows: 0, maxBytes: 0 });
       if (result.delta) noteCached(spaceId, (await recordDelta(tx, spaceId, head, result.delta, file)).seq);
       await tx.spaceDbWrite.create({
         data: { id: newId('spaceDbWrite'), spaceId, userId: caller.actor!.user.id, origin: origin(caller, 'member'), statement: '-- reset: every table dropped', rowsWritten: result.rowsWritten },

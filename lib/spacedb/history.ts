@@ -12,9 +12,10 @@
 // Each instance keeps a cache file per space under DATA_DIR and brings it up to
 // the head before every job. Writers hold a Postgres advisory lock on the space
 // for the whole write, so there is one writer at a time across instances, and
-// read the head in the lock's transaction. Each change records the SHA-256 of
-// the whole file after it (file-state.ts): a write runs only on a file that
-// matches the head's, and a replay is checked against its target's.
+// read the head in the lock's transaction. Each change records what the file
+// must be after it, in proportion to the change (file-state.ts): a write runs
+// only on a file that passes the head's check, and a replay is checked
+// against its target's.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,7 +24,7 @@ import { config } from '../config.ts';
 import { db, Prisma, query } from '../db/client.ts';
 import { ApiError } from '../core/errors.ts';
 import { blobStore } from '../storage/index.ts';
-import { bytesSha, fileMatches } from './file-state.ts';
+import { bytesSha, fileMatches, wholeFileMatches, type ChangeCheck } from './file-state.ts';
 import { JobRefused } from './pool.ts';
 import { KeyedRwLock } from './rw-lock.ts';
 import type { Delta } from './worker.ts';
@@ -92,14 +93,16 @@ export function dropCache(spaceId: string): void {
   if (entry) removeFiles(entry.file);
 }
 
-export function encodePages(delta: Delta): Buffer {
+/** A change's pages (page number, bytes; by page number), deflated, and the checksum of that layout (file-state.ts). */
+export function encodePages(delta: Delta): { pages: Buffer; pagesSha: string } {
   const parts: Buffer[] = [];
-  for (const { pgno, data } of delta.pages) {
+  for (const { pgno, data } of delta.pages.toSorted((a, b) => a.pgno - b.pgno)) {
     const head = Buffer.alloc(4);
     head.writeUInt32BE(pgno);
     parts.push(head, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   }
-  return deflateRawSync(Buffer.concat(parts), { level: 1 });
+  const raw = Buffer.concat(parts);
+  return { pages: deflateRawSync(raw, { level: 1 }), pagesSha: bytesSha(raw) };
 }
 
 function applyPages(file: string, change: { pageSize: number; pageCount: number; pages: Uint8Array | null }): void {
@@ -139,11 +142,12 @@ export async function storeImage(bytes: Buffer): Promise<{ sha256: string; size:
   return { sha256: stored.sha256, size: bytes.length };
 }
 
-/** The file's SHA-256 after change `seq`, as recorded (null: none recorded, or the empty database). */
-async function recordedSha(client: Tx | typeof db, spaceId: string, seq: number): Promise<string | null> {
+const CHECK = { seq: true, pageSize: true, pageCount: true, pages: true, pagesSha: true, fileSha: true } as const;
+
+/** What change `seq` recorded of the file after it (null: the empty database). */
+async function recordedCheck(client: Tx | typeof db, spaceId: string, seq: number): Promise<ChangeCheck | null> {
   if (seq === 0) return null;
-  const change = await client.spaceDbChange.findUnique({ where: { spaceId_seq: { spaceId, seq } }, select: { fileSha: true } });
-  return change?.fileSha ?? null;
+  return client.spaceDbChange.findUnique({ where: { spaceId_seq: { spaceId, seq } }, select: CHECK });
 }
 
 /** The newest snapshot or image below change `below`: its seq, its blob and the file's recorded SHA-256 after it. */
@@ -157,7 +161,7 @@ async function baseBelow(client: Tx | typeof db, spaceId: string, below: number)
   });
   if (image && image.seq >= (snapshot?.seq ?? 0)) return { seq: image.seq, blob: image.imageSha!, fileSha: image.fileSha };
   if (!snapshot) return null;
-  return { seq: snapshot.seq, blob: snapshot.sha256, fileSha: await recordedSha(client, spaceId, snapshot.seq) };
+  return { seq: snapshot.seq, blob: snapshot.sha256, fileSha: (await recordedCheck(client, spaceId, snapshot.seq))?.fileSha ?? null };
 }
 
 /** Writes the changes after `after` up to `target` over `file`. */
@@ -194,7 +198,7 @@ const MAX_BASES_TRIED = 4;
  * recorded state, the space answers 503 rather than run on a wrong file.
  */
 export async function materialize(client: Tx | typeof db, spaceId: string, target: number, file: string, from: number | null): Promise<void> {
-  const expected = await recordedSha(client, spaceId, target);
+  const expected = await recordedCheck(client, spaceId, target);
   let base = await baseBelow(client, spaceId, target + 1);
   if (from !== null && from <= target && from >= (base?.seq ?? 0)) {
     await replay(client, spaceId, from, target, file);
@@ -203,7 +207,7 @@ export async function materialize(client: Tx | typeof db, spaceId: string, targe
   for (let tried = 0; tried < MAX_BASES_TRIED; tried++) {
     removeFiles(file);
     if (base) fs.writeFileSync(file, await readImage(base.blob));
-    const good = !base || fileMatches(file, base.fileSha);
+    const good = !base || wholeFileMatches(file, base.fileSha);
     if (good) {
       await replay(client, spaceId, base?.seq ?? 0, target, file);
       if (fileMatches(file, expected)) return;
@@ -262,8 +266,8 @@ export function installCache(spaceId: string, seq: number, bytes: Buffer): void 
 }
 
 export type Head = { headSeq: number; headAt: Date; sinceSnapshotBytes: bigint };
-/** The head read under the space's lock, with the file's SHA-256 that a write must find. */
-export type LockedHead = Head & { fileSha: string | null };
+/** The head read under the space's lock, with what its change recorded of the file, which a write must find. */
+export type LockedHead = Head & { check: ChangeCheck | null };
 
 /** The head of a space's history (a fresh, empty one when it has none yet). */
 export async function headOf(client: Tx | typeof db, spaceId: string): Promise<Head> {
@@ -271,13 +275,16 @@ export async function headOf(client: Tx | typeof db, spaceId: string): Promise<H
   return row ?? { headSeq: 0, headAt: new Date(0), sinceSnapshotBytes: 0n };
 }
 
-/** The head and its change's file checksum, in one statement (read under the space's lock). */
+/** The head and what its change recorded of the file, in one statement (read under the space's lock). */
 async function lockedHead(tx: Tx, spaceId: string): Promise<LockedHead> {
-  const [row] = await tx.$queryRaw<LockedHead[]>`
-    SELECT d."headSeq", d."headAt", d."sinceSnapshotBytes", c."fileSha"
+  const [row] = await tx.$queryRaw<(Head & Partial<ChangeCheck>)[]>`
+    SELECT d."headSeq", d."headAt", d."sinceSnapshotBytes", c.seq, c."pageSize", c."pageCount", c.pages, c."pagesSha", c."fileSha"
     FROM "SpaceDatabase" d LEFT JOIN "SpaceDbChange" c ON c."spaceId" = d."spaceId" AND c.seq = d."headSeq"
     WHERE d."spaceId" = ${spaceId}`;
-  return row ?? { headSeq: 0, headAt: new Date(0), sinceSnapshotBytes: 0n, fileSha: null };
+  if (!row) return { headSeq: 0, headAt: new Date(0), sinceSnapshotBytes: 0n, check: null };
+  const { headSeq, headAt, sinceSnapshotBytes, seq, pageSize, pageCount, pages, pagesSha, fileSha } = row;
+  const check = seq == null ? null : { seq, pageSize: pageSize!, pageCount: pageCount!, pages: pages ?? null, pagesSha: pagesSha ?? null, fileSha: fileSha ?? null };
+  return { headSeq, headAt, sinceSnapshotBytes, check };
 }
 
 /** The time of the next change: now, but always after the head's, so history times strictly increase. */
@@ -293,16 +300,20 @@ export function nextAt(head: Head): Date {
 export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: Delta, file: string): Promise<{ seq: number; at: Date }> {
   const seq = head.headSeq + 1;
   const at = nextAt(head);
-  const pages = encodePages(delta);
+  const { pages, pagesSha } = encodePages(delta);
   let since = head.sinceSnapshotBytes + BigInt(pages.length);
   const size = delta.pageCount * delta.pageSize;
+  // The whole file's checksum only with a snapshot, which reads the whole file anyway.
+  let fileSha: string | null = null;
   if (since > BigInt(Math.max(SNAPSHOT_MIN_BYTES, size))) {
-    const image = await storeImage(fs.readFileSync(file)).catch((error: unknown) => {
+    const bytes = fs.readFileSync(file);
+    const image = await storeImage(bytes).catch((error: unknown) => {
       if (error instanceof ApiError && error.code === 'unavailable') return null;
       throw error;
     });
     if (image) {
       await tx.spaceDbSnapshot.create({ data: { spaceId, seq, sha256: image.sha256, size: image.size } });
+      fileSha = bytesSha(bytes);
       since = 0n;
       await pruneHistory(tx, spaceId, at.getTime());
     }
@@ -310,8 +321,8 @@ export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: De
   // The change and the new head in one round trip.
   await tx.$executeRaw`
     WITH change AS (
-      INSERT INTO "SpaceDbChange" ("spaceId", seq, at, "pageSize", "pageCount", pages, "fileSha")
-      VALUES (${spaceId}, ${seq}, ${at}, ${delta.pageSize}, ${delta.pageCount}, ${new Uint8Array(pages)}, ${delta.fileSha})
+      INSERT INTO "SpaceDbChange" ("spaceId", seq, at, "pageSize", "pageCount", pages, "pagesSha", "fileSha")
+      VALUES (${spaceId}, ${seq}, ${at}, ${delta.pageSize}, ${delta.pageCount}, ${new Uint8Array(pages)}, ${pagesSha}, ${fileSha})
     )
     INSERT INTO "SpaceDatabase" ("spaceId", "headSeq", "headAt", "sinceSnapshotBytes") VALUES (${spaceId}, ${seq}, ${at}, ${since})
     ON CONFLICT ("spaceId") DO UPDATE SET "headSeq" = EXCLUDED."headSeq", "headAt" = EXCLUDED."headAt", "sinceSnapshotBytes" = EXCLUDED."sinceSnapshotBytes"`;
@@ -393,16 +404,22 @@ export async function withWriteLock<T, R extends { release(): void }>(
           // Its own statement: a statement's snapshot is taken when it starts, so rows read
           // in the statement that waits for the lock could predate the last holder's commit.
           await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`spacedb:${spaceId}`}, 0))`;
-          const locked = await lockedHead(tx, spaceId);
-          const head = locked;
+          const head = await lockedHead(tx, spaceId);
+          // What this node remembers of its file only picks where catching up starts:
+          // the file itself must pass the check the head's change recorded.
+          const atHead = async () => {
+            const file = await syncCache(tx, spaceId, head.headSeq);
+            if (!fileMatches(file, head.check)) throw new JobRefused({ refused: true, code: 'cache_fault', message: 'The cache file is not at the head of its history.' });
+            return file;
+          };
           try {
-            return await job(tx, locked, await syncCache(tx, spaceId, head.headSeq), reserved);
+            return await job(tx, head, await atHead(), reserved);
           } catch (error) {
             if (!isCacheFault(error)) throw error;
             dropCache(spaceId);
           }
           try {
-            return await job(tx, locked, await syncCache(tx, spaceId, head.headSeq), reserved);
+            return await job(tx, head, await atHead(), reserved);
           } catch (error) {
             throw isCacheFault(error) ? cacheUnavailable() : error;
           }

@@ -11,7 +11,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { constants, DatabaseSync, type StatementSync } from 'node:sqlite';
-import { fileMatches, fileSha } from './file-state.ts';
 import { splitStatements, type Statement } from './sql.ts';
 
 export type Value = string | number | null | { blob: string };
@@ -22,8 +21,8 @@ export type RunJob = {
   sql: string;
   params: (string | number | null)[];
   write: boolean;
-  /** For a write: the file's SHA-256 as the head change recorded it (null: not recorded); on another file nothing is run. */
-  expectSha?: string | null;
+  /** For a write: the seq its change will have, written into the file's header when it changes anything (file-state.ts). */
+  stamp?: number;
   maxPageCount: number;
   maxRows: number;
   maxBytes: number;
@@ -33,8 +32,8 @@ export type TablesJob = { op: 'tables'; file: string; counts: boolean };
 export type DumpJob = { op: 'dump'; file: string };
 export type Job = RunJob | CheckJob | TablesJob | DumpJob;
 
-/** A committed write's pages, and the SHA-256 of the whole file after it (file-state.ts). */
-export type Delta = { pageSize: number; pageCount: number; pages: { pgno: number; data: Uint8Array }[]; fileSha: string };
+/** A committed write's pages. */
+export type Delta = { pageSize: number; pageCount: number; pages: { pgno: number; data: Uint8Array }[] };
 export type RunResult = { columns: string[]; rows: Value[][]; rowsRead: number; rowsWritten: number; truncated: boolean; delta: Delta | null };
 export type TableInfo = { name: string; type: string; columns: { name: string; type: string; notNull: boolean; primaryKey: boolean }[]; rows: number | null; size: number };
 export type TablesResult = { tables: TableInfo[]; databaseSize: number };
@@ -206,7 +205,15 @@ function sizeOf(v: Value): number {
   return typeof v === 'string' ? v.length + 2 : 8;
 }
 
-/** The pages of the last committed transaction in the WAL, newest copy of each. */
+function walBytes(file: string): number {
+  try {
+    return fs.statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The pages of the committed transactions in the WAL, newest copy of each. */
 function readWal(file: string): Delta | null {
   let wal: Buffer;
   try {
@@ -229,7 +236,7 @@ function readWal(file: string): Delta | null {
     if (commitSize > 0) {
       for (const [pgno, data] of pending) pages.set(pgno, data);
       pending = new Map();
-      committed = { pageSize, pageCount: commitSize, pages: [], fileSha: '' };
+      committed = { pageSize, pageCount: commitSize, pages: [] };
     }
   }
   if (!committed) return null;
@@ -250,6 +257,10 @@ function run(job: RunJob): RunResult {
       const result = execute(db, statements, job);
       own(() => db.exec('COMMIT'));
       committed = true;
+      // A write that changed the file says which change it is, in a transaction of its own
+      // (only then: a write that changes nothing is no change). The log holds only this
+      // write's frames: it is emptied after every write.
+      if (job.stamp !== undefined && walBytes(job.file) > 0) own(() => db.exec(`PRAGMA user_version=${Math.floor(job.stamp!)}`));
       return { ...result, delta: readWal(job.file) };
     } catch (error) {
       if (db.isTransaction) own(() => db.exec('ROLLBACK'));
@@ -405,13 +416,8 @@ function dump(job: DumpJob): { text: string } {
 
 function handle(job: Job): unknown {
   switch (job.op) {
-    case 'run': {
-      if (job.write && !fileMatches(job.file, job.expectSha ?? null)) throw new Refused('The cache file is not at the head of its history.', 'cache_fault');
-      const result = run(job);
-      // Checkpointed and closed: the file is now what replaying the history gives.
-      if (result.delta) result.delta.fileSha = fileSha(job.file);
-      return result;
-    }
+    case 'run':
+      return run(job);
     case 'check':
       return check(job);
     // The worker's own SQL over the schema: no sandbox needed.

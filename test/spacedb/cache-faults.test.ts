@@ -87,7 +87,7 @@ describe('a history that does not replay to what it recorded', () => {
     const { token, spaceId, client } = await setup('dbf-history');
     await insert(client, token, 'a');
     const head = (await prisma.spaceDatabase.findUniqueOrThrow({ where: { spaceId } })).headSeq;
-    await prisma.spaceDbChange.update({ where: { spaceId_seq: { spaceId, seq: head } }, data: { fileSha: '0'.repeat(64) } });
+    await prisma.spaceDbChange.update({ where: { spaceId_seq: { spaceId, seq: head } }, data: { pagesSha: '0'.repeat(64) } });
     dropCache(spaceId);
 
     const read = await client.query({ token }, { sql: 'SELECT tag FROM w', params: [], write: false });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SpaceDbChange" ADD COLUMN     "pagesSha" TEXT;
