@@ -8,7 +8,8 @@ import { UNKNOWN_CLIENT, type Caller } from '../core/caller.ts';
 import { checkGuestName, cleanGuestName } from '../accounts/guest-names.ts';
 import { limitsOf } from '../billing/plans.ts';
 import { config } from '../config.ts';
-import { db } from '../db/client.ts';
+import { db, query } from '../db/client.ts';
+import type { Plan } from '../db/generated/client.ts';
 import { addressKey } from '../core/client.ts';
 import { ApiError } from '../core/errors.ts';
 import { rateLimit } from '../core/rate-limit.ts';
@@ -30,6 +31,7 @@ import {
   storeImage,
   withReadCache,
   withWriteLock,
+  type WriteLogEntry,
 } from './history.ts';
 import { Semaphore } from '../pool.ts';
 import { JobKilled, JobRefused, Pool, PoolClosed, type Owner } from './pool.ts';
@@ -198,9 +200,13 @@ async function writeLease(owner: Owner, spaceId: string): Promise<{ run<T>(job: 
   };
 }
 
+// Asked by every write: plain SQL, prepared once per connection.
+const PLAN = 'SELECT "plan" FROM "Workspace" WHERE "id" = $1';
+
 /** The plan's database size cap, as SQLite pages (4096 bytes). */
 async function maxPageCount(space: SpaceRef): Promise<number> {
-  const workspace = await db.workspace.findUniqueOrThrow({ where: { id: space.workspaceId }, select: { plan: true } });
+  const [workspace] = await query<{ plan: Plan }>(PLAN, [space.workspaceId]);
+  if (!workspace) throw new ApiError('not_found', 'This space has no workspace.');
   const bytes = limitsOf(workspace).databaseBytes;
   return bytes === null ? 2 ** 31 - 2 : Math.max(2, Math.floor(bytes / 4096));
 }
@@ -242,22 +248,17 @@ async function runWrite(
   try {
     return await withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(owner, spaceId), async (tx, head, file, lease) => {
       const result = await lease.run<RunResult>({ op: 'run', file, ...job, write: true, stamp: head.headSeq + 1, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
-      if (result.delta) {
-        const { seq } = await recordDelta(tx, spaceId, head, result.delta, file);
-        noteCached(spaceId, seq);
-      }
-      await tx.spaceDbWrite.create({
-        data: {
-          id: newId('spaceDbWrite'),
-          spaceId,
-          userId: log.userId,
-          guestName: log.guestName,
-          origin: origin(caller, log.kind),
-          statement: job.sql.length > 10_000 ? `${job.sql.slice(0, 10_000)}…` : job.sql,
-          name: log.name,
-          rowsWritten: result.rowsWritten,
-        },
-      });
+      const entry: WriteLogEntry = {
+        userId: log.userId,
+        guestName: log.guestName,
+        origin: origin(caller, log.kind),
+        statement: job.sql.length > 10_000 ? `${job.sql.slice(0, 10_000)}…` : job.sql,
+        name: log.name,
+        rowsWritten: result.rowsWritten,
+      };
+      // The change, the new head and the log entry in one round trip; a write that changed nothing is only logged.
+      if (result.delta) noteCached(spaceId, (await recordDelta(tx, spaceId, head, result.delta, file, entry)).seq);
+      else await tx.spaceDbWrite.create({ data: { id: newId('spaceDbWrite'), spaceId, ...entry } });
       return result;
     });
   } finally {
@@ -400,10 +401,9 @@ export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ 
       before = nextAt(head).getTime() - 1;
       if (drops.length === 0) return;
       const result = await lease.run<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, stamp: head.headSeq + 1, maxPageCount: pages, maxRows: 0, maxBytes: 0 });
-      if (result.delta) noteCached(spaceId, (await recordDelta(tx, spaceId, head, result.delta, file)).seq);
-      await tx.spaceDbWrite.create({
-        data: { id: newId('spaceDbWrite'), spaceId, userId: caller.actor!.user.id, origin: origin(caller, 'member'), statement: '-- reset: every table dropped', rowsWritten: result.rowsWritten },
-      });
+      const entry: WriteLogEntry = { userId: caller.actor!.user.id, guestName: null, origin: origin(caller, 'member'), statement: '-- reset: every table dropped', name: null, rowsWritten: result.rowsWritten };
+      if (result.delta) noteCached(spaceId, (await recordDelta(tx, spaceId, head, result.delta, file, entry)).seq);
+      else await tx.spaceDbWrite.create({ data: { id: newId('spaceDbWrite'), spaceId, ...entry } });
     });
   } finally {
     release();

@@ -23,6 +23,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { config } from '../config.ts';
 import { db, Prisma, query } from '../db/client.ts';
 import { ApiError } from '../core/errors.ts';
+import { newId } from '../ids.ts';
 import { blobStore } from '../storage/index.ts';
 import { bytesSha, fileMatches, wholeFileMatches, type ChangeCheck } from './file-state.ts';
 import { JobRefused } from './pool.ts';
@@ -292,12 +293,15 @@ export function nextAt(head: Head): Date {
   return new Date(Math.max(Date.now(), head.headAt.getTime() + 1));
 }
 
+/** A write's entry in the space's write log (SpaceDbWrite). */
+export type WriteLogEntry = { userId: string | null; guestName: string | null; origin: Prisma.InputJsonObject; statement: string; name: string | null; rowsWritten: number };
+
 /**
- * Records a committed write's pages as the next change; takes a snapshot when
+ * Records a committed write's pages as the next change, and its `log` entry; takes a snapshot when
  * due. With the blob store unreachable the snapshot waits for a later write:
  * the change alone keeps the history whole, only a rebuild replays more.
  */
-export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: Delta, file: string): Promise<{ seq: number; at: Date }> {
+export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: Delta, file: string, log: WriteLogEntry): Promise<{ seq: number; at: Date }> {
   const seq = head.headSeq + 1;
   const at = nextAt(head);
   const { pages, pagesSha } = encodePages(delta);
@@ -318,11 +322,14 @@ export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: De
       await pruneHistory(tx, spaceId, at.getTime());
     }
   }
-  // The change and the new head in one round trip.
+  // The change, the log entry and the new head in one round trip.
   await tx.$executeRaw`
     WITH change AS (
       INSERT INTO "SpaceDbChange" ("spaceId", seq, at, "pageSize", "pageCount", pages, "pagesSha", "fileSha")
       VALUES (${spaceId}, ${seq}, ${at}, ${delta.pageSize}, ${delta.pageCount}, ${new Uint8Array(pages)}, ${pagesSha}, ${fileSha})
+    ), entry AS (
+      INSERT INTO "SpaceDbWrite" (id, "spaceId", at, "userId", "guestName", origin, statement, name, "rowsWritten")
+      VALUES (${newId('spaceDbWrite')}, ${spaceId}, now(), ${log.userId}, ${log.guestName}, ${JSON.stringify(log.origin)}::jsonb, ${log.statement}, ${log.name}, ${log.rowsWritten})
     )
     INSERT INTO "SpaceDatabase" ("spaceId", "headSeq", "headAt", "sinceSnapshotBytes") VALUES (${spaceId}, ${seq}, ${at}, ${since})
     ON CONFLICT ("spaceId") DO UPDATE SET "headSeq" = EXCLUDED."headSeq", "headAt" = EXCLUDED."headAt", "sinceSnapshotBytes" = EXCLUDED."sinceSnapshotBytes"`;
