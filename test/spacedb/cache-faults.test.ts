@@ -45,6 +45,19 @@ describe('a cache file the node believes at the head', () => {
     expect((await replayed(prisma, spaceId)).equals(fs.readFileSync(cacheFile(spaceId)))).toBe(true);
   });
 
+  it('carries the seq of the change that last wrote it, which no caller can set', async () => {
+    const { token, spaceId, client } = await setup('dbf-stamp');
+    await insert(client, token, 'a');
+    const set = await client.query({ token }, { sql: 'PRAGMA user_version = 1', params: [], write: true });
+    expect(set.status, set.text).toBe(400);
+    expect(set.json.error.message).toMatch(/PRAGMA user_version is not allowed/);
+    // A write that changes nothing is no change, and leaves the stamp alone.
+    await sql(client, token, "UPDATE w SET at = 0 WHERE tag = 'none'");
+    const head = (await prisma.spaceDatabase.findUniqueOrThrow({ where: { spaceId } })).headSeq;
+    expect(fs.readFileSync(cacheFile(spaceId)).readUInt32BE(60)).toBe(head);
+    expect(await prisma.spaceDbChange.count({ where: { spaceId, pagesSha: null } })).toBe(0);
+  });
+
   it('answers a read on a damaged file from a rebuilt one, not with a 400', async () => {
     const { token, spaceId, client } = await setup('dbf-damaged');
     await insert(client, token, 'a');
