@@ -22,6 +22,7 @@ export const ID_PREFIX = {
   roomMessage: 'msg',
   roomReport: 'rpt',
   roomSource: 'src',
+  roomSnapshot: 'rps',
   roomImage: 'img',
   spaceDbWrite: 'dbw',
   app: 'app',

@@ -23,6 +23,7 @@ import { loadMessage } from '../lib/rooms/messages.ts';
 import { admitSocket } from '../lib/rooms/sockets.ts';
 import { roomAdmission } from './admission.ts';
 import { deliverChat, documentModel, messages, presence, recheckSockets, ticketAuth } from './extensions.ts';
+import { applyLog, pageHistory } from './history.ts';
 import { createPersistence, durableTransport } from './persistence.ts';
 import { RECONNECT_CLOSE_CODE, send, type SocketContext, type SocketState } from './socket.ts';
 
@@ -67,8 +68,8 @@ export const ROOM_FULL_RETRY_SECONDS = 30;
 export const RECONNECT_SPREAD_MS = 1000;
 
 export function createRealtime(options: RealtimeOptions = {}): Realtime {
-  // In this order: an update is checked against the model, then logged, then applied.
-  const extensions: Extension<SocketContext>[] = [ticketAuth, documentModel, createPersistence(), messages, presence];
+  // In this order: an update is checked against the model, then logged, then applied; pages are snapshotted once stored.
+  const extensions: Extension<SocketContext>[] = [ticketAuth, documentModel, createPersistence(), pageHistory, messages, presence];
   const redisUrl = options.redisUrl ?? config.redisUrl;
   if (redisUrl) {
     const url = new URL(redisUrl);
@@ -165,7 +166,9 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
       if (event.roomId) tell(event.roomId, 'people');
       return void recheck(event.roomId);
     }
-    if (!hocuspocus.documents.has(event.roomId)) return;
+    const document = hocuspocus.documents.get(event.roomId);
+    if (!document) return;
+    if (event.kind === 'restored') return void applyLog(document);
     if (event.kind === 'changed') return tell(event.roomId, event.what);
     if (event.kind === 'chat.deleted') {
       for (const connection of connectionsOf(event.roomId)) send(connection, { kind: 'chat.deleted', messageId: event.messageId });

@@ -6,6 +6,8 @@
 //   access        roles, members, link access, the room itself or a token changed:
 //                 nodes re-check the room's sockets now (they also poll) and tell
 //                 them its people changed
+//   restored      a page was restored (lib/rooms/history.ts): nodes apply the
+//                 room's log to its open document, which reaches every socket
 //   changed       the room's invitations (people) or sources changed: nodes tell
 //                 the room's sockets, whose open panels read the list again
 import { config } from '../config.ts';
@@ -19,7 +21,8 @@ export type RoomEvent =
   | { kind: 'chat'; roomId: string; messageId: string }
   | { kind: 'chat.deleted'; roomId: string; messageId: string }
   | { kind: 'access'; roomId: string | null }
-  | { kind: 'changed'; roomId: string; what: 'people' | 'sources' };
+  | { kind: 'changed'; roomId: string; what: 'people' | 'sources' }
+  | { kind: 'restored'; roomId: string };
 
 export async function publishRoomEvent(event: RoomEvent): Promise<void> {
   try {

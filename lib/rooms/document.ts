@@ -283,6 +283,23 @@ export function pageMarkdown(doc: Y.Doc, pageId: string, limit = MAX_MARKDOWN): 
   }
 }
 
+/** A page as the editor's JSON (what a snapshot keeps to restore it), or null when it cannot be read. */
+export function pageContent(doc: Y.Doc, pageId: string): JSONContent | null {
+  try {
+    return pageNode(doc.getXmlFragment(pageField(pageId))).toJSON() as JSONContent;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Makes the page hold `content`, changing only what differs (y-tiptap's
+ * fragment update), so that edits made meanwhile elsewhere merge around it.
+ */
+export function setPageContent(doc: Y.Doc, pageId: string, content: JSONContent): void {
+  prosemirrorJSONToYXmlFragment(schema, content, doc.getXmlFragment(pageField(pageId)));
+}
+
 /** What stands for a page that cannot be read. */
 export const UNREADABLE_PAGE = '*(This page could not be read.)*';
 

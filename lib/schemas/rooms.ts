@@ -106,6 +106,35 @@ const patchBody = {
 
 export const TICKET_SECONDS = 60;
 
+const pageId = text().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be a page id');
+
+export const pageSnapshot = z
+  .object({
+    id: z.string(),
+    pageId: z.string(),
+    title: z.string().meta({ description: "The page's title then." }),
+    reason: z.enum(['edits', 'named', 'restore']).meta({ description: 'edits: taken after a few minutes of editing; named: asked for; restore: the page just before a restore.' }),
+    name: z.string().nullable(),
+    editors: z.array(user).meta({ description: "Who changed the page since its previous snapshot (as far as the server saw: a named or restore snapshot names none)." }),
+    createdBy: user.nullable().meta({ description: 'Who asked for it (named and restore snapshots).' }),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'PageSnapshot', description: 'A page as it was at a moment. Kept 30 days; older ones are thinned to one per page and week.' });
+export type PageSnapshot = z.infer<typeof pageSnapshot>;
+
+export const pageDiff = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    added: count,
+    removed: count,
+    lines: z.array(z.object({ op: z.enum(['same', 'add', 'remove']), text: z.string() })).meta({ description: "The two versions' Markdown, line by line." }),
+  })
+  .meta({ id: 'PageDiff' });
+export type PageDiff = z.infer<typeof pageDiff>;
+
+const version = text().min(1).max(100).meta({ description: 'A snapshot id, or `current` for the page as it is now.' });
+
 function roomEndpoints(prefix: '/v1/rooms' | '/v1/live-spaces', acceptPath: string, tag: string, noun: string) {
   const live = prefix === '/v1/live-spaces';
   const record = live ? liveSpace : room;
@@ -313,6 +342,50 @@ function roomEndpoints(prefix: '/v1/rooms' | '/v1/live-spaces', acceptPath: stri
       body: buildBody,
       response: z.object({ app }),
       errors: [403, 404, 409],
+    }),
+    history: endpoint({
+      method: 'GET',
+      path: `${prefix}/{id}/pages/{pageId}/history`,
+      summary: "A page's snapshots, newest first (at most 200)",
+      tag,
+      auth: 'user',
+      params: z.object({ ...p, pageId }),
+      response: z.object({ snapshots: z.array(pageSnapshot) }),
+      errors: [404],
+    }),
+    nameSnapshot: endpoint({
+      method: 'POST',
+      path: `${prefix}/{id}/pages/{pageId}/history`,
+      summary: 'Keep the page as it is now, with a name',
+      tag,
+      auth: 'user',
+      params: z.object({ ...p, pageId }),
+      body: z.object({ name: text().min(1).max(100) }),
+      response: pageSnapshot,
+      status: 201,
+      errors: [403, 404, 429],
+    }),
+    historyDiff: endpoint({
+      method: 'GET',
+      path: `${prefix}/{id}/pages/{pageId}/history/diff`,
+      summary: 'What changed between two versions of a page, as a line diff of their Markdown',
+      tag,
+      auth: 'user',
+      params: z.object({ ...p, pageId }),
+      query: z.object({ from: version, to: version.default('current') }),
+      response: pageDiff,
+      errors: [404],
+    }),
+    restore: endpoint({
+      method: 'POST',
+      path: `${prefix}/{id}/pages/{pageId}/history/{snapshotId}/restore`,
+      summary: 'Make the page hold a snapshot again, as a new change everyone connected sees (the page as it was is kept first)',
+      tag,
+      auth: 'user',
+      params: z.object({ ...p, pageId, snapshotId: id }),
+      // before: the page just before the restore; restoring it undoes the restore.
+      response: z.object({ restored: pageSnapshot, before: pageSnapshot }),
+      errors: [403, 404, 409, 429],
     }),
     deleteSource: endpoint({
       method: 'DELETE',

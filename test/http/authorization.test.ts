@@ -236,6 +236,11 @@ function roomRules(api: string): Record<string, Rule> {
     // The source is the owner's: its uploader, or editors.
     [`${api}.deleteSource`]: ROOM_EDIT,
     [`${api}.build`]: ROOM_EDIT,
+    // History: those who see the room read it; those who edit the document keep and restore versions.
+    [`${api}.history`]: ROOM_VIEW,
+    [`${api}.historyDiff`]: ROOM_VIEW,
+    [`${api}.nameSnapshot`]: ROOM_EDIT,
+    [`${api}.restore`]: ROOM_EDIT,
   };
 }
 

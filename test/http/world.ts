@@ -11,6 +11,9 @@ import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import type { Endpoint } from '@/lib/schemas/endpoint.ts';
 import { endpoints } from '@/lib/schemas/index.ts';
+import { newId } from '@/lib/ids.ts';
+import { documentPages } from '@/lib/rooms/document.ts';
+import { currentRoomState } from '@/lib/rooms/document-store.ts';
 import { postMessage } from '@/lib/rooms/messages.ts';
 import { rawRequest, type RawAnswer } from './raw.ts';
 
@@ -199,6 +202,21 @@ export class World {
   /** A chat message in a room, by `author` (the owner unless given). */
   async roomMessage(kind: RoomKind, author: Person = this.people.owner): Promise<string> {
     return postMessage(this.rooms[kind], { id: author.id, handle: author.handle }, `hello ${Math.random()}`);
+  }
+
+  /** The id of a room's first page, from its stored document. */
+  async roomPage(kind: RoomKind): Promise<string> {
+    return documentPages(await currentRoomState(this.rooms[kind]))[0].id;
+  }
+
+  /** A named snapshot of a room's first page, written directly (the API's rate limit is not the point of a fixture). */
+  async roomSnapshot(kind: RoomKind): Promise<{ pageId: string; snapshotId: string }> {
+    const pageId = await this.roomPage(kind);
+    const snapshotId = newId('roomSnapshot');
+    await db.roomPageSnapshot.create({
+      data: { id: snapshotId, roomId: this.rooms[kind], pageId, title: 'Page', content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Kept' }] }] }, markdown: 'Kept', reason: 'named', name: 'Kept' },
+    });
+    return { pageId, snapshotId };
   }
 
   /** A pending e-mail invite into a room: its id and its token. */
@@ -523,6 +541,13 @@ function roomExamples(api: string, kind: RoomKind): Record<string, ExampleEntry>
     [`${api}.patchSource`]: me(inRoom((w) => ({ params: { sourceId: w.sources[kind] }, body: { hiddenFromAi: false } }))),
     [`${api}.deleteSource`]: fresh(inRoom(async (w) => ({ params: { sourceId: await w.roomSource(kind) } }))),
     [`${api}.build`]: me(inRoom(() => ({ body: { instructions: 'A small app' } }))),
+    [`${api}.history`]: me(inRoom(async (w) => ({ params: { pageId: await w.roomPage(kind) } }))),
+    [`${api}.nameSnapshot`]: me(inRoom(async (w) => ({ params: { pageId: await w.roomPage(kind) }, body: { name: 'Before the review' } }))),
+    [`${api}.historyDiff`]: me(inRoom(async (w) => {
+      const { pageId, snapshotId } = await w.roomSnapshot(kind);
+      return { params: { pageId }, query: { from: snapshotId, to: 'current' } };
+    })),
+    [`${api}.restore`]: fresh(inRoom(async (w) => ({ params: await w.roomSnapshot(kind) }))),
   };
 }
 

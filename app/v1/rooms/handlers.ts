@@ -5,6 +5,7 @@
 import { buildApp } from '@/lib/apps/apps.ts';
 import type { RoomKind } from '@/lib/db/generated/client.ts';
 import { route } from '@/server/http/route.ts';
+import { diffHistory, listHistory, nameSnapshot, restoreSnapshot } from '@/lib/rooms/history.ts';
 import { mentionInRoom } from '@/lib/rooms/mentions.ts';
 import { deleteMessage, reportMessage } from '@/lib/rooms/messages.ts';
 import { addPeople, changeRole, listPeople, removePerson, revokeInvite } from '@/lib/rooms/people.ts';
@@ -60,6 +61,12 @@ function handlersOf(kind: RoomKind) {
       DELETE: route(api.deleteSource, async ({ caller, params }) => deleteSource(caller, kind, params.id, params.sourceId)),
     },
     sourceRaw: { GET: route(api.sourceRaw, async ({ caller, params }) => sourceRaw(caller, kind, params.id, params.sourceId)) },
+    history: {
+      GET: route(api.history, async ({ caller, params }) => ({ snapshots: await listHistory(caller, kind, params.id, params.pageId) })),
+      POST: route(api.nameSnapshot, async ({ caller, params, body }) => nameSnapshot(caller, kind, params.id, params.pageId, body.name)),
+    },
+    historyDiff: { GET: route(api.historyDiff, async ({ caller, params, query }) => diffHistory(caller, kind, params.id, params.pageId, query.from, query.to)) },
+    restore: { POST: route(api.restore, async ({ caller, params }) => restoreSnapshot(caller, kind, params.id, params.pageId, params.snapshotId)) },
     build: { POST: route(api.build, async ({ caller, params, body }) => buildApp(caller, kind, params.id, body)) },
   };
 }

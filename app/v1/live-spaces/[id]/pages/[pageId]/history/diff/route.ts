@@ -1,0 +1,3 @@
+import { liveSpaceRoutes } from '@/app/v1/rooms/handlers.ts';
+
+export const { GET } = liveSpaceRoutes.historyDiff;

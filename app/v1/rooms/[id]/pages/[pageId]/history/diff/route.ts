@@ -1,0 +1,3 @@
+import { roomRoutes } from '@/app/v1/rooms/handlers.ts';
+
+export const { GET } = roomRoutes.historyDiff;
