@@ -1,10 +1,10 @@
 // Rooms and live spaces: list, create, show, delete, people and invites, the
-// document as Markdown and the attached sources. `--live` works on live spaces
+// document as Markdown, the attached sources and each page's history. `--live` works on live spaces
 // instead of rooms (the same commands, under /v1/live-spaces). Editing the
 // document and chatting happen in the web app, over the room's socket.
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { liveSpacesApi, roomsApi, type RoomMember } from '../../lib/schemas/rooms.ts';
+import { liveSpacesApi, roomsApi, type PageSnapshot, type RoomMember } from '../../lib/schemas/rooms.ts';
 import { globalOptions, signedInClient } from '../context.ts';
 import { CliError, EXIT, formatTime, printJson, printTable, say } from '../output.ts';
 
@@ -138,6 +138,48 @@ async function sources(this: Command, id: string) {
   );
 }
 
+const REASONS = { edits: 'edits', named: 'named', restore: 'before a restore' } as const;
+
+const snapshotRow = (s: PageSnapshot) => ({
+  id: s.id,
+  when: formatTime(s.createdAt),
+  kind: REASONS[s.reason],
+  name: s.name ?? '',
+  by: (s.createdBy ? [s.createdBy] : s.editors).map((u) => `@${u.handle}`).join(' '),
+});
+
+async function history(this: Command, id: string, page: string, options: { name?: string; diff?: string; to?: string }) {
+  const { api } = endpoints(this);
+  const client = await signedInClient(this);
+  const params = { id, pageId: page };
+  if (options.name !== undefined && options.diff !== undefined) throw new CliError('Give --name or --diff, not both.', undefined, EXIT.usage);
+  if (options.to !== undefined && options.diff === undefined) throw new CliError('--to needs --diff <from>.', undefined, EXIT.usage);
+  if (options.name !== undefined) {
+    const snapshot = await client.call(api.nameSnapshot, { params, body: { name: options.name } });
+    if (globalOptions(this).json) return printJson(snapshot);
+    return say(`Kept the page as "${snapshot.name}" (${snapshot.id}).`);
+  }
+  if (options.diff !== undefined) {
+    const diff = await client.call(api.historyDiff, { params, query: { from: options.diff, to: options.to ?? 'current' } });
+    if (globalOptions(this).json) return printJson(diff);
+    say(`--- ${diff.from}\n+++ ${diff.to}  (${diff.added} added, ${diff.removed} removed)`);
+    for (const line of diff.lines) say(`${line.op === 'add' ? '+' : line.op === 'remove' ? '-' : ' '} ${line.text}`);
+    return;
+  }
+  const { snapshots } = await client.call(api.history, { params });
+  if (globalOptions(this).json) return printJson(snapshots);
+  if (snapshots.length === 0) return say('No history for this page yet.');
+  printTable(snapshots.map(snapshotRow), ['id', 'when', 'kind', 'name', 'by']);
+}
+
+async function restore(this: Command, id: string, page: string, snapshot: string) {
+  const { api } = endpoints(this);
+  const answer = await (await signedInClient(this)).call(api.restore, { params: { id, pageId: page, snapshotId: snapshot } });
+  if (globalOptions(this).json) return printJson(answer);
+  say(`Restored the page to ${answer.restored.name ? `"${answer.restored.name}"` : `its version of ${formatTime(answer.restored.createdAt)}`}; everyone connected sees it now.`);
+  say(`To undo: atrium rooms restore ${id} ${page} ${answer.before.id}`);
+}
+
 export function register(program: Command) {
   const rooms = program
     .command('rooms')
@@ -192,4 +234,20 @@ export function register(program: Command) {
     .description('Files attached to a room')
     .addHelpText('after', '\nExample:\n  $ atrium rooms sources rm_k3j9x0q2m5v8b1n4c7z6a')
     .action(sources);
+  rooms
+    .command('history <id> <page>')
+    .description("A page's snapshots, newest first (the page id is the ?page= of its address); or compare two, or keep the page now under a name")
+    .option('--name <name>', 'keep the page as it is now under this name (edit)')
+    .option('--diff <from>', 'show what changed since this snapshot, as a diff of the Markdown')
+    .option('--to <to>', 'with --diff: the snapshot to compare with (default: the page now, "current")')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ atrium rooms history rm_k3j9x0q2m5v8b1n4c7z6a 3f2a9c1b\n  $ atrium rooms history rm_k3j9x0q2m5v8b1n4c7z6a 3f2a9c1b --diff rps_0m4…\n  $ atrium rooms history rm_k3j9x0q2m5v8b1n4c7z6a 3f2a9c1b --name "Before the review"',
+    )
+    .action(history);
+  rooms
+    .command('restore <id> <page> <snapshot>')
+    .description('Make a page hold a snapshot again, as a new change everyone connected sees (edit; the page as it was is kept first)')
+    .addHelpText('after', '\nExample:\n  $ atrium rooms restore rm_k3j9x0q2m5v8b1n4c7z6a 3f2a9c1b rps_0m4x8c2k9v1b7n3q5z6a')
+    .action(restore);
 }

@@ -1,5 +1,7 @@
 // `atrium rooms …` run as a user runs it, against a real server.
 import { describe, expect, it } from 'vitest';
+import { documentPages } from '@/lib/rooms/document.ts';
+import { currentRoomState } from '@/lib/rooms/document-store.ts';
 import { signIn } from '../helpers.ts';
 import { useFrontServer } from '../server.ts';
 import { cliAgainst, cliTimeout } from './run-cli.ts';
@@ -49,5 +51,34 @@ describe('atrium rooms', () => {
     expect(await atrium(owner.token, 'rooms', 'list', '--workspace', 'cli-rooms')).toBe('No rooms in cli-rooms.\n');
     // A commenter cannot delete a live space: the server's refusal is the exit status.
     await expect(atrium(guest.token, 'rooms', '--live', 'rm', live.id)).rejects.toMatchObject({ code: 1 });
+  });
+
+  it('lists, compares and restores the history of a page', { timeout: cliTimeout(8) }, async () => {
+    const owner = await signIn('cli-history-owner');
+    const made = await fetch(`${server.origin}/v1/workspaces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ slug: 'cli-history', name: 'CLI history' }),
+    });
+    expect(made.ok).toBe(true);
+    const room = JSON.parse(await atrium(owner.token, 'rooms', 'create', 'cli-history', '--template', 'notes', '--json'));
+    const page = documentPages(await currentRoomState(room.id))[0].id;
+
+    expect(await atrium(owner.token, 'rooms', 'history', room.id, page)).toBe('No history for this page yet.\n');
+    expect(await atrium(owner.token, 'rooms', 'history', room.id, page, '--name', 'Agenda first')).toMatch(/^Kept the page as "Agenda first" \(rps_/);
+    const [kept] = JSON.parse(await atrium(owner.token, 'rooms', 'history', room.id, page, '--json'));
+    expect(kept).toMatchObject({ reason: 'named', name: 'Agenda first', createdBy: { handle: 'cli-history-owner' } });
+    expect(await atrium(owner.token, 'rooms', 'history', room.id, page)).toMatch(new RegExp(`${kept.id}\\s+.+\\s+named\\s+Agenda first\\s+@cli-history-owner`));
+    // Nothing changed since: the diff is the page, unchanged.
+    const diff = await atrium(owner.token, 'rooms', 'history', room.id, page, '--diff', kept.id);
+    expect(diff).toMatch(/\(0 added, 0 removed\)/);
+    expect(diff).toContain('  # Meeting notes');
+
+    const restored = await atrium(owner.token, 'rooms', 'restore', room.id, page, kept.id);
+    expect(restored).toMatch(/^Restored the page to "Agenda first"/);
+    expect(restored).toMatch(new RegExp(`To undo: atrium rooms restore ${room.id} ${page} rps_`));
+    // Usage errors exit 2 before any request; an unknown snapshot is the server's 404 (exit 1).
+    await expect(atrium(owner.token, 'rooms', 'history', room.id, page, '--to', kept.id)).rejects.toMatchObject({ code: 2 });
+    await expect(atrium(owner.token, 'rooms', 'restore', room.id, page, 'rps_nothing')).rejects.toMatchObject({ code: 1 });
   });
 });
