@@ -15,15 +15,22 @@ const PAGE_PREFIX = 'page:';
 /** Per open document: page id -> ids of the people who changed it since its last snapshot. */
 const editedPages = new WeakMap<Y.Doc, Map<string, Set<string>>>();
 
-/** Notes which pages a socket's transaction changed, and who sent it. */
+/** Per open document: its top-level types by name, turned round (Yjs never removes one, so a size change is the only change). */
+const sharedNames = new WeakMap<Y.Doc, Map<unknown, string>>();
+
+function nameOf(doc: Y.Doc, type: unknown): string | undefined {
+  let names = sharedNames.get(doc);
+  if (!names || names.size !== doc.share.size) sharedNames.set(doc, (names = new Map([...doc.share].map(([name, shared]) => [shared, name]))));
+  return names.get(type);
+}
+
+/** Notes which pages a socket's transaction changed, and who sent it (on every update: kept to a lookup or two). */
 function noteEditors(doc: Y.Doc, transaction: Y.Transaction) {
   const origin = transaction.origin as { source?: string; connection?: SocketConnection } | null;
   if (origin?.source !== 'connection' || !origin.connection) return;
-  let names: Map<unknown, string> | null = null;
   for (const type of transaction.changedParentTypes.keys()) {
     if (type._item !== null) continue; // not a top-level type
-    names ??= new Map([...doc.share].map(([name, shared]) => [shared, name]));
-    const name = names.get(type);
+    const name = nameOf(doc, type);
     if (!name?.startsWith(PAGE_PREFIX)) continue;
     const pages = editedPages.get(doc) ?? editedPages.set(doc, new Map()).get(doc)!;
     const pageId = name.slice(PAGE_PREFIX.length);
