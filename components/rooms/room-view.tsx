@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LiveSpace, Room, RoomMember } from '@/lib/schemas/rooms.ts';
 import { web } from '@/lib/web/api-client.ts';
 import { ChatPanel } from './chat-panel.tsx';
+import { HistoryPanel } from './history-panel.tsx';
 import { colorAmong, colorOf } from './colors.ts';
 import { connect, sendMessage, type Caps, type ChatMessage, type Connection, type ServerEvent, type Status } from './connection.ts';
 import { KIND, type RoomKindName } from './kinds.ts';
@@ -40,7 +41,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
   const [pageId, setPageId] = useState<string | null>(null);
   // Whether the server has an AI service: told in the socket's hello (rooms only).
   const [aiAvailable, setAiAvailable] = useState(false);
-  const [tab, setTab] = useState<'chat' | 'people' | 'sources'>('chat');
+  const [tab, setTab] = useState<'chat' | 'people' | 'sources' | 'history'>('chat');
   // The person's own colour unless someone who came first has it (colorAmong).
   const own = useMemo(() => colorOf(me.id), [me.id]);
   const [color, setColor] = useState(own);
@@ -215,7 +216,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
         </div>
         <aside>
           <div role="tablist" aria-label="Panels" className="mb-3 flex gap-1 border-b border-line text-sm">
-            {(['chat', 'people', 'sources'] as const).map((t) => (
+            {(['chat', 'people', 'sources', 'history'] as const).map((t) => (
               <button
                 key={t}
                 role="tab"
@@ -233,6 +234,7 @@ export function RoomView({ kind, room, me }: { kind: RoomKindName; room: Room | 
           </div>
           {tab === 'people' ? <PeoplePanel kind={kind} room={room} caps={caps} me={me} present={present} changes={changes.people} /> : null}
           {tab === 'sources' ? <SourcesPanel kind={kind} roomId={room.id} caps={caps} me={me.id} changes={changes.sources} /> : null}
+          {tab === 'history' && current ? <HistoryPanel key={current.id} kind={kind} roomId={room.id} pageId={current.id} pageTitle={current.title} caps={caps} /> : null}
         </aside>
       </div>
     </div>
