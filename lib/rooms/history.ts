@@ -199,8 +199,9 @@ export async function diffHistory({ actor }: SignedInCaller, kind: RoomKind, roo
   return {
     from,
     to,
-    added: lines.filter((line) => line.op === 'add').length,
-    removed: lines.filter((line) => line.op === 'remove').length,
+    // Lines with text: the blank lines between paragraphs come and go with them.
+    added: lines.filter((line) => line.op === 'add' && line.text.trim()).length,
+    removed: lines.filter((line) => line.op === 'remove' && line.text.trim()).length,
     lines,
   };
 }

@@ -126,8 +126,8 @@ export const pageDiff = z
   .object({
     from: z.string(),
     to: z.string(),
-    added: count,
-    removed: count,
+    added: count.meta({ description: 'Lines with text added (blank lines are not counted).' }),
+    removed: count.meta({ description: 'Lines with text removed.' }),
     lines: z.array(z.object({ op: z.enum(['same', 'add', 'remove']), text: z.string() })).meta({ description: "The two versions' Markdown, line by line." }),
   })
   .meta({ id: 'PageDiff' });

@@ -69,7 +69,8 @@ describe.each(['room', 'live'] as const)('page history of a %s', (kind) => {
     expect((await w.call('GET', `/v1/${prefix}/${roomId}/pages/${pageId}/history/diff`, { as: w.people.outsider, query: { from: initial.id } })).status).toBe(404);
 
     const diff = await w.must(200, 'GET', `/v1/${prefix}/${roomId}/pages/${pageId}/history/diff`, { as: w.people.viewer, query: { from: initial.id, to: named.id } });
-    // Six paragraphs, each with the blank line between them.
+    // Six paragraphs (each with the blank line between them, not counted).
+    expect(diff.added).toBe(6);
     expect(diff.lines.filter((l: any) => l.op === 'add' && l.text.includes('by the member'))).toHaveLength(6);
     expect(diff.removed).toBe(0);
     // `to` defaults to the page now.
