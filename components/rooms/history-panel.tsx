@@ -21,7 +21,7 @@ const label = (s: PageSnapshot) => (s.name ? `“${s.name}”` : `the version of
 function who(s: PageSnapshot): string {
   if (s.reason === 'restore') return s.createdBy ? `before @${s.createdBy.handle} restored` : 'before a restore';
   const people = s.createdBy ? [s.createdBy] : s.editors;
-  return people.length ? people.map((u) => `@${u.handle}`).join(', ') : s.reason === 'edits' ? 'no edits yet' : '';
+  return people.length ? people.map((u) => `@${u.handle}`).join(', ') : s.reason === 'edits' ? 'as the page was first opened' : '';
 }
 
 /**
@@ -161,7 +161,12 @@ function DiffView({ diff }: { diff: PageDiff }) {
       ) : (
         <pre className="max-h-96 overflow-auto rounded-md border border-line p-2 font-mono text-xs whitespace-pre-wrap" tabIndex={0}>
           {diff.lines.map((line, i) =>
-            line.op === 'add' ? (
+            // A blank line (between paragraphs) reads the same added or removed: shown plain.
+            !line.text.trim() ? (
+              <span key={i} className="block">
+                {' '}
+              </span>
+            ) : line.op === 'add' ? (
               <ins key={i} className="block text-success no-underline">
                 + {line.text}
               </ins>
