@@ -1,19 +1,20 @@
 // The realtime server's concerns, one small Hocuspocus extension each, as
 // Outline's collaboration server does: authentication (every Auth decided from
-// the current state, once per socket), the document model, stateless
-// messages (chat, AI), presence and the access re-check (persistence is in persistence.ts). The messages are
+// the current state, once per socket), stateless messages (chat, AI),
+// presence and the access re-check; the document-model check of each update
+// runs in the persistence hook (persistence.ts), which logs it. The messages are
 // defined in lib/schemas/socket.ts; the database is reached through lib/rooms
 // and lib/access only.
 import type { Extension } from '@hocuspocus/server';
+import type * as Y from 'yjs';
 import { capsOf, roomRoleCan, socketRoles } from '../lib/access/rooms.ts';
 import { config } from '../lib/config.ts';
 import type { RoomRole } from '../lib/db/generated/client.ts';
 import { ApiError } from '../lib/core/errors.ts';
 import { log } from '../lib/log.ts';
 import { postMessage, recentMessages } from '../lib/rooms/messages.ts';
-import { frameUpdate, updateMisfit } from '../lib/rooms/document-model.ts';
+import { updateMisfit } from '../lib/rooms/document-model.ts';
 import { parseClientMessage, type ClientMessage, type SocketChatMessage } from '../lib/schemas/socket.ts';
-import { suggest } from './ai.ts';
 import { CLOSE_FORBIDDEN, CLOSE_PROTOCOL, send, type SocketConnection, type SocketContext, type StatelessPayload } from './socket.ts';
 
 const canEdit = (role: RoomRole) => roomRoleCan(role, 'edit');
@@ -58,18 +59,16 @@ export const ticketAuth: Extension<SocketContext> = {
  * Every update a socket sends is checked against the document model before it
  * is applied (lib/rooms/document-model.ts): one that does not fit ends the
  * socket (4400) and reaches nobody, so no client can break a room for good.
+ * Called by the persistence hook (persistence.ts) before it logs the update,
+ * so that each update's frame is read once and one hook runs per message.
  */
-export const documentModel: Extension<SocketContext> = {
-  extensionName: 'document-model',
-  async beforeHandleMessage({ update, document, context }) {
-    const carried = frameUpdate(update);
-    const why = carried && updateMisfit(document, carried);
-    if (!why) return;
-    log.info('room update refused', { roomId: context.roomId, userId: context.user.id, why });
-    context.socket.close(CLOSE_PROTOCOL, 'Update does not fit the document');
-    throw new Refused(`This update does not fit the room's document: ${why}.`);
-  },
-};
+export function checkUpdate(document: Y.Doc, update: Uint8Array, context: SocketContext): void {
+  const why = updateMisfit(document, update);
+  if (!why) return;
+  log.info('room update refused', { roomId: context.roomId, userId: context.user.id, why });
+  context.socket.close(CLOSE_PROTOCOL, 'Update does not fit the document');
+  throw new Refused(`This update does not fit the room's document: ${why}.`);
+}
 
 type Handler<K extends ClientMessage['kind']> = (payload: StatelessPayload, message: Extract<ClientMessage, { kind: K }>) => Promise<void>;
 
@@ -84,6 +83,9 @@ const postChat: Handler<'chat.send'> = async ({ connection }, message) => {
     send(connection, { kind: 'chat.error', id, message: error instanceof ApiError ? error.message : 'The message was not stored.' });
   }
 };
+
+// The AI code (the document's Markdown, the model's client) is loaded at the first suggestion, not at start.
+const suggest: Handler<'ai.suggest'> = async (payload, message) => (await import('./ai.ts')).suggest(payload, message);
 
 const handlers: { [K in ClientMessage['kind']]: Handler<K> } = { 'chat.send': postChat, 'ai.suggest': suggest };
 const errorKind = { 'chat.send': 'chat.error', 'ai.suggest': 'ai.error' } as const;

@@ -19,6 +19,7 @@ import * as Y from 'yjs';
 import { log } from '../lib/log.ts';
 import { frameUpdate } from '../lib/rooms/document-model.ts';
 import { appendRoomUpdates, loadRoomState, storeRoomState } from '../lib/rooms/document-store.ts';
+import { checkUpdate } from './extensions.ts';
 import { CLOSE_FORBIDDEN, RECONNECT_CLOSE_CODE, type SocketContext, type SocketState } from './socket.ts';
 
 type Pending = { roomId: string; update: Uint8Array; done: (id: bigint | null, error?: unknown) => void };
@@ -92,13 +93,17 @@ export function createPersistence(): Extension<SocketContext> {
       );
       return document;
     },
-    // After the model check (documentModel runs first). Not awaited: Hocuspocus applies the
-    // update and relays it now; only the writer's acknowledgement waits for the log.
-    async beforeHandleMessage({ update, documentName, connection, context }) {
-      if (connection.readOnly) return; // its updates are refused, not applied
+    // The one hook an update passes before Hocuspocus applies it: the model
+    // check (a misfit is neither logged nor applied), then the log. Not
+    // awaited: Hocuspocus applies the update and relays it now; only the
+    // writer's acknowledgement waits for the log.
+    async beforeHandleMessage({ update, document, documentName, connection, context }) {
       const carried = frameUpdate(update);
+      if (!carried) return;
+      checkUpdate(document, carried, context);
+      if (connection.readOnly) return; // its updates are refused, not applied
       // An empty update (a new client's sync step 2) changes nothing: nothing to keep.
-      if (!carried || carried.byteLength <= 2) return;
+      if (carried.byteLength <= 2) return;
       const { socket } = context;
       const previous = socket.logged;
       const logged = append(documentName, carried).then(

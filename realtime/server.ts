@@ -22,7 +22,7 @@ import { subscribeRoomEvents, type RoomEvent } from '../lib/db/bus.ts';
 import { loadMessage } from '../lib/rooms/messages.ts';
 import { admitSocket } from '../lib/rooms/sockets.ts';
 import { roomAdmission } from './admission.ts';
-import { deliverChat, documentModel, messages, presence, recheckSockets, ticketAuth } from './extensions.ts';
+import { deliverChat, messages, presence, recheckSockets, ticketAuth } from './extensions.ts';
 import { applyLog, pageHistory } from './history.ts';
 import { createPersistence, durableTransport } from './persistence.ts';
 import { RECONNECT_CLOSE_CODE, send, type SocketContext, type SocketState } from './socket.ts';
@@ -68,8 +68,8 @@ export const ROOM_FULL_RETRY_SECONDS = 30;
 export const RECONNECT_SPREAD_MS = 1000;
 
 export function createRealtime(options: RealtimeOptions = {}): Realtime {
-  // In this order: an update is checked against the model, then logged, then applied; pages are snapshotted once stored.
-  const extensions: Extension<SocketContext>[] = [ticketAuth, documentModel, createPersistence(), pageHistory, messages, presence];
+  // An update is checked against the model, then logged, then applied (persistence.ts); pages are snapshotted once stored.
+  const extensions: Extension<SocketContext>[] = [ticketAuth, createPersistence(), pageHistory, messages, presence];
   const redisUrl = options.redisUrl ?? config.redisUrl;
   if (redisUrl) {
     const url = new URL(redisUrl);

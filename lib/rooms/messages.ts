@@ -9,7 +9,7 @@ import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import { publishRoomEvent } from '../db/bus.ts';
 import type { SocketChatMessage } from '../schemas/socket.ts';
-import { touchActivity } from './rooms.ts';
+import { touchActivity } from './activity.ts';
 
 export const HISTORY_MESSAGES = 50;
 export const DELETED_USER = 'Deleted user';

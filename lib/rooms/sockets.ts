@@ -4,7 +4,7 @@
 import { socketRoles } from '../access/rooms.ts';
 import { db, query } from '../db/client.ts';
 import type { RoomKind, RoomRole } from '../db/generated/client.ts';
-import { redeemTicket } from './rooms.ts';
+import { redeemTicket } from './tickets.ts';
 
 export type AdmittedSocket = {
   user: { id: string; handle: string; name: string | null };

@@ -25,7 +25,7 @@ import type { Source } from '../schemas/rooms.ts';
 import { blobStore, type StoredBlob } from '../storage/index.ts';
 import { claimBlob, holdBlob, releaseReservation, reserveStorage } from '../storage/usage.ts';
 import { publishRoomEvent } from '../db/bus.ts';
-import { touchActivity } from './rooms.ts';
+import { touchActivity } from './activity.ts';
 
 /** Characters of extracted text kept. */
 export const MAX_EXTRACTED_CHARS = 200_000;
