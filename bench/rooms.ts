@@ -4,7 +4,7 @@
 // (p50, p99), the node's resident memory per open connection and its CPU time
 // per edit.
 //
-// Atrium: a realtime node of the production build (`node server/realtime-main.ts`, as
+// Atrium: a realtime node of the production build (`node --max-semi-space-size=8 server/realtime-main.ts`, as
 // a cluster runs it) beside a web node that issues the tickets
 // (`node scripts/start.ts` with REALTIME_URL), no Redis; rooms created through
 // POST /v1/rooms, each client with a ticket from POST /v1/rooms/{id}/ticket.
@@ -42,6 +42,8 @@ const QUICK = { rooms: 10, perRoom: 10, seconds: 3, settle: true };
 const SMOKE = { rooms: 2, perRoom: 2, seconds: 1, settle: false };
 const CLUSTER = { rooms: 500, perRoom: 10, seconds: 15, settle: true };
 const EDIT_TIMEOUT_MS = 10_000;
+/** node's flags for a realtime node, as `npm run realtime` (package.json) and docs/deploy.md start it. */
+const REALTIME_NODE_FLAGS = ['--max-semi-space-size=8'];
 const CONNECT_BATCH = 50;
 
 type Client = { doc: Y.Doc; close(): void };
@@ -207,7 +209,7 @@ export async function run({ quick, smoke, onStop }: BenchContext): Promise<void>
 
   const database = await benchDatabase('rooms', onStop);
   // A realtime node alone, as a cluster runs it, and a web node whose tickets name it. No Redis: one node.
-  const realtime = await startServerProcess('atrium-realtime', 'server/realtime-main.ts', onStop, { DATABASE_URL: database.url, LOG_REQUESTS: 'false', REDIS_URL: undefined }, 'REALTIME_PORT');
+  const realtime = await startServerProcess('atrium-realtime', 'server/realtime-main.ts', onStop, { DATABASE_URL: database.url, LOG_REQUESTS: 'false', REDIS_URL: undefined }, 'REALTIME_PORT', REALTIME_NODE_FLAGS);
   const atrium = await startAtriumProcess('atrium-rooms', database.url, onStop, { REALTIME_URL: realtime.base, REDIS_URL: undefined });
   const relay = await startServerProcess('baseline-rooms', 'bench/baseline-rooms.ts', onStop, {});
   const rooms = await makeRooms(atrium.base, shape.rooms);
@@ -255,7 +257,7 @@ export async function runCluster({ quick, smoke, onStop }: BenchContext): Promis
   });
   if (!reachable) return console.log(`rooms-cluster: skipped, no Redis at ${redisUrl} (set REDIS_URL).`);
   const database = await benchDatabase('rooms-cluster', onStop);
-  const node = (name: string) => startServerProcess(name, 'server/realtime-main.ts', onStop, { DATABASE_URL: database.url, LOG_REQUESTS: 'false', REDIS_URL: redisUrl, REALTIME_NAME: name, ROOM_MAX_CONNECTIONS: '1000' }, 'REALTIME_PORT');
+  const node = (name: string) => startServerProcess(name, 'server/realtime-main.ts', onStop, { DATABASE_URL: database.url, LOG_REQUESTS: 'false', REDIS_URL: redisUrl, REALTIME_NAME: name, ROOM_MAX_CONNECTIONS: '1000' }, 'REALTIME_PORT', REALTIME_NODE_FLAGS);
   const one = await node('atrium-realtime-1');
   const two = await node('atrium-realtime-2');
   const atrium = await startAtriumProcess('atrium-rooms-cluster', database.url, onStop, { REALTIME_URL: one.base, REDIS_URL: redisUrl });

@@ -73,7 +73,7 @@ export async function startServer(name: string, script: string, onStop: BenchCon
 /**
  * startServer, also giving the child's pid. An `env` value of undefined
  * removes that variable (e.g. REDIS_URL for a node that must run alone);
- * `portVariable` names the variable the script reads its port from.
+ * `portVariable` names the variable the script reads its port from; `nodeFlags` go to node before the script.
  */
 export async function startServerProcess(
   name: string,
@@ -81,6 +81,7 @@ export async function startServerProcess(
   onStop: BenchContext['onStop'],
   env: Record<string, string | undefined>,
   portVariable = 'PORT',
+  nodeFlags: string[] = [],
 ): Promise<{ base: string; pid: number }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -88,7 +89,7 @@ export async function startServerProcess(
   const log = openSync(logFile, 'w');
   const merged: Record<string, string | undefined> = { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), [portVariable]: String(port), PUBLIC_URL: base };
   for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key];
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeFlags, script], {
     cwd: root,
     env: merged as NodeJS.ProcessEnv,
     stdio: ['ignore', log, log],

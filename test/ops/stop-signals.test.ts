@@ -80,7 +80,8 @@ function running(pid: number): boolean {
 }
 
 /** The script a `node` process runs (not the shell whose command line names it). */
-const scriptOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1] ?? '';
+// The first argument after node's own flags (`npm run realtime` passes one); a shell's `-c` is kept, so its command line never counts.
+const scriptOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(1).find((arg) => !arg.startsWith('--')) ?? '';
 
 function chainProcesses(chain: Chain) {
   const all = [chain.npm.pid!, ...descendants(chain.npm.pid!)];
