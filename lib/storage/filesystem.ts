@@ -3,7 +3,7 @@
 // <root>/tmp first, flushed to disk and renamed into place, so a half-written
 // blob or copy is never visible under its name, even after a crash.
 import { randomUUID } from 'node:crypto';
-import { access, constants, mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { access, constants, link, mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { CODINGS, type Coding } from '../core/files.ts';
@@ -14,6 +14,11 @@ import { hashMismatch, meter } from './meter.ts';
 const WRITE_BATCH_BYTES = 256 * 1024;
 /** Blobs up to this size whose size is known are read whole; larger ones are streamed in reads of this size. */
 const WHOLE_READ_BYTES = 256 * 1024;
+
+/** A blob under its name already has the same bytes (its name is their hash). */
+function alreadyThere(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EEXIST') throw error;
+}
 
 export function filesystemStore(root: string): BlobStore {
   const tmp = path.join(root, 'tmp');
@@ -54,7 +59,7 @@ export function filesystemStore(root: string): BlobStore {
   }
 
   return {
-    async put(body, { sha256, maxBytes, admit }) {
+    async put(body, { sha256, maxBytes, admit, record }) {
       const measured = meter(maxBytes);
       const temporary = await writeTemporary(async (file) => {
         // Chunks are written in batches: most blobs are small and take one write.
@@ -86,7 +91,19 @@ export function filesystemStore(root: string): BlobStore {
         }
       }
       const final = blobPath(stored.sha256);
-      await inFolder(path.dirname(final), () => rename(temporary, final));
+      if (!record) {
+        await inFolder(path.dirname(final), () => rename(temporary, final));
+        return stored;
+      }
+      // A second name for the same file, so that the temporary one keeps the
+      // bytes until `record` has said whether they must be checked.
+      const place = () => inFolder(path.dirname(final), () => link(temporary, final).catch(alreadyThere));
+      try {
+        await place();
+        if ((await record(stored)) && !(await access(final).then(() => true, () => false))) await place();
+      } finally {
+        await rm(temporary, { force: true });
+      }
       return stored;
     },
 

@@ -17,8 +17,11 @@
 // 409 (plan again). Bytes are deleted while their Blob row is locked, and a
 // store writes or refreshes a blob's row before making its bytes visible
 // (claimBlob; a blob PUT refreshes it before reading them, in startBlobPut),
-// so bytes being stored again are never deleted. Several instances may sweep at
-// once: they skip each other's rows.
+// so bytes being stored again are never deleted. A one-statement blob PUT
+// (recordBlobPut) makes its bytes visible first and writes the row after; when
+// that row is new (an older one may have gone with these very bytes) the store
+// checks the bytes are still there and puts them back from its temporary copy.
+// Several instances may sweep at once: they skip each other's rows.
 import { gunzipSync } from 'node:zlib';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';

@@ -27,8 +27,19 @@ export interface BlobStore {
    * visible under their name: it may refuse them by throwing (nothing is then
    * kept), and it is where the caller notes the blob's use, so that the
    * collector never deletes bytes that are about to be named.
+   *
+   * `record` runs instead once the bytes are visible under their name, while
+   * the store still keeps them under a temporary name too: it is where the
+   * caller notes the blob's use after the fact (one statement for a blob PUT).
+   * When it returns true (the blob's row was new, so the collector may have
+   * deleted an older row's bytes, these ones, meanwhile), the store makes sure
+   * the bytes are still there and puts them back if not. If it throws, the
+   * bytes stay under their name.
    */
-  put(body: ReadableStream<Uint8Array>, options: { sha256?: string; maxBytes: number; admit?: (stored: StoredBlob) => Promise<void> }): Promise<StoredBlob>;
+  put(
+    body: ReadableStream<Uint8Array>,
+    options: { sha256?: string; maxBytes: number; admit?: (stored: StoredBlob) => Promise<void>; record?: (stored: StoredBlob) => Promise<boolean> },
+  ): Promise<StoredBlob>;
   /**
    * The blob's bytes, or null when the store lacks it. `size`, when the
    * caller knows it, lets a store read a small blob in one go; `span` reads

@@ -47,8 +47,14 @@ export function s3Store(settings: S3Config): BlobStore {
 
   const missing = (error: unknown) => error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404);
 
+  const exists = (Key: string) =>
+    client.send(new HeadObjectCommand({ Bucket, Key })).then(
+      () => true,
+      (error) => (missing(error) ? false : Promise.reject(error)),
+    );
+
   return {
-    async put(body, { sha256, maxBytes, admit }) {
+    async put(body, { sha256, maxBytes, admit, record }) {
       const measured = meter(maxBytes);
       const temporary = `tmp/${randomUUID()}`;
       const upload = new Upload({
@@ -68,7 +74,9 @@ export function s3Store(settings: S3Config): BlobStore {
       try {
         if (sha256 && stored.sha256 !== sha256) throw hashMismatch(sha256, stored.sha256);
         await admit?.(stored);
-        await client.send(new CopyObjectCommand({ Bucket, Key: key(stored.sha256), CopySource: `${Bucket}/${temporary}` }));
+        const place = () => client.send(new CopyObjectCommand({ Bucket, Key: key(stored.sha256), CopySource: `${Bucket}/${temporary}` }));
+        await place();
+        if ((await record?.(stored)) && !(await exists(key(stored.sha256)))) await place();
       } finally {
         await client.send(new DeleteObjectCommand({ Bucket, Key: temporary }));
       }
@@ -99,11 +107,7 @@ export function s3Store(settings: S3Config): BlobStore {
     async putCopy(sha256, coding, bytes) {
       const Key = copyKey(sha256, coding);
       await client.send(new PutObjectCommand({ Bucket, Key, Body: bytes, ContentLength: bytes.byteLength, ContentType: 'application/octet-stream' }));
-      const blobThere = await client.send(new HeadObjectCommand({ Bucket, Key: key(sha256) })).then(
-        () => true,
-        (error) => (missing(error) ? false : Promise.reject(error)),
-      );
-      if (!blobThere) await client.send(new DeleteObjectCommand({ Bucket, Key }));
+      if (!(await exists(key(sha256)))) await client.send(new DeleteObjectCommand({ Bucket, Key }));
     },
 
     async delete(sha256s) {

@@ -162,6 +162,9 @@ const HOLD_BLOB = `
 // second of holds, and their pushes then plan again and upload those blobs.
 const HOLD_BLOB_ALONE = `${HOLD_BLOB} AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'`;
 
+/** Each plan's storage limit (null: none), as the hot statements take it. */
+const planLimits = () => JSON.stringify(Object.fromEntries((['free', 'pro', 'team', 'enterprise'] as const satisfies readonly Plan[]).map((plan) => [plan, limitsOf({ plan }).storageBytes])));
+
 export type BlobPutStart =
   /** The caller's token was revoked or has expired: nothing else was looked at. */
   | { live: false }
@@ -171,13 +174,13 @@ export type BlobPutStart =
       /** The space exists but the caller is not a member who may push: let the general check say why. */
       | { found: true; pusher: false }
       /** The workspace already holds the blob (now refreshed): nothing to read. */
-      | { found: true; pusher: true; held: true; workspaceId: string }
+      | { found: true; pusher: true; held: true; workspaceId: string; room: number | null }
       /**
        * The blob is to be read: `reservation` holds `length` bytes of room (id
        * null when the plan has no limit); null when no length was given or it was
        * over `maxBytes`. `full` when the workspace has no room for it.
        */
-      | { found: true; pusher: true; held: false; workspaceId: string; reservation: Reservation | null; full: boolean }
+      | { found: true; pusher: true; held: false; workspaceId: string; reservation: Reservation | null; full: boolean; room: number | null }
     ));
 
 /**
@@ -201,10 +204,9 @@ export async function startBlobPut(input: {
   maxBytes: number;
   pushRoles: string[];
 }): Promise<BlobPutStart> {
-  const limits = Object.fromEntries((['free', 'pro', 'team', 'enterprise'] as const satisfies readonly Plan[]).map((plan) => [plan, limitsOf({ plan }).storageBytes]));
   const reservationId = randomUUID();
   const length = input.length !== null && input.length <= input.maxBytes ? input.length : null;
-  const [row] = await query<{ live: boolean; workspaceId: string | null; role: string | null; plan: Plan; touched: number; reserved: number }>(
+  const [row] = await query<{ live: boolean; workspaceId: string | null; role: string | null; plan: Plan; touched: number; reserved: number; used: string | null }>(
     `WITH live AS (
        SELECT 1 FROM "Token" t WHERE t."id" = $9 AND t."userId" = $2 AND ${LIVE_TOKEN}
      ), s AS (
@@ -233,22 +235,101 @@ export async function startBlobPut(input: {
        WHERE b."sha256" = $3 AND NOT EXISTS (SELECT 1 FROM touched)
      )
      SELECT EXISTS (SELECT 1 FROM live) AS "live", s."workspaceId", s."role", s."plan",
-       (SELECT count(*) FROM touched)::int AS "touched", (SELECT count(*) FROM booked)::int AS "reserved"
+       (SELECT count(*) FROM touched)::int AS "touched", (SELECT count(*) FROM booked)::int AS "reserved",
+       (SELECT w."storageBytes" + w."storageReserved" FROM "Workspace" w WHERE w."id" = s."workspaceId")::text AS "used"
      FROM (SELECT 1) AS one LEFT JOIN s ON true`,
-    [input.spaceId, input.userId, input.sha256, input.pushRoles, length, JSON.stringify(limits), reservationId, RESERVATION_TTL_MS / 1000, input.tokenId],
+    [input.spaceId, input.userId, input.sha256, input.pushRoles, length, planLimits(), reservationId, RESERVATION_TTL_MS / 1000, input.tokenId],
   );
   if (!row.live) return { live: false };
   const { workspaceId } = row;
   if (workspaceId === null) return { live: true, found: false };
   if (row.role === null || !input.pushRoles.includes(row.role)) return { live: true, found: true, pusher: false };
-  const found = { live: true, found: true, pusher: true, workspaceId } as const;
+  const limit = limitsOf({ plan: row.plan }).storageBytes;
+  // What is left of the limit as this statement began, less what it reserved.
+  const room = limit === null ? null : limit - Number(row.used) - (row.reserved ? length! : 0);
+  const found = { live: true, found: true, pusher: true, workspaceId, room } as const;
   if (row.touched) return { ...found, held: true };
   if (length === null) return { ...found, held: false, reservation: null, full: false };
-  const limit = limitsOf({ plan: row.plan }).storageBytes;
   if (limit === null) return { ...found, held: false, reservation: { id: null, workspaceId, limit: null }, full: false };
   if (row.reserved) return { ...found, held: false, reservation: { id: reservationId, workspaceId, limit }, full: false };
   return { ...found, held: false, reservation: null, full: true };
 }
+
+export type BlobPutRecord =
+  /** The caller's token was revoked or has expired. */
+  | { live: false; blobNew: boolean }
+  /** No such space, or the caller may not push to it, or the blob does not fit: nothing was recorded for the workspace. */
+  | { live: true; recorded: false; workspaceId: string | null; blobNew: boolean }
+  /**
+   * The workspace holds the blob now. `room` is what is left of its limit
+   * (null without one); `blobNew` says the Blob row was written anew.
+   */
+  | { live: true; recorded: true; workspaceId: string; blobNew: boolean; room: number | null };
+
+/**
+ * A whole blob PUT in one statement, once its bytes are in place: the
+ * caller's token (which must be live and the user's), the space and the
+ * caller's accepted role in `pushRoles`, the limit (checked on the workspace
+ * row, locked here, so racing PUTs never pass it together), the blob's rows
+ * and the workspace's count. The Blob row is written whatever the answer, so
+ * bytes this statement refuses are the collector's once unused for its grace
+ * period; `blobNew` tells the store to check that its bytes are still there
+ * (the row of an older copy may have been collected meanwhile).
+ */
+export async function recordBlobPut(input: { spaceId: string; userId: string; tokenId: string; stored: StoredBlob; pushRoles: string[] }): Promise<BlobPutRecord> {
+  const { stored } = input;
+  const values = [input.spaceId, input.userId, stored.sha256, stored.size, input.pushRoles, planLimits(), input.tokenId];
+  type Row = { live: boolean; workspaceId: string | null; blobNew: boolean; recorded: boolean; room: string | null };
+  // It locks the workspace row before the workspace's blob, where a hold and
+  // the collector lock the blob first: of two such statements on the same
+  // blob, PostgreSQL may end one as a deadlock; this one then runs again.
+  const [row] = await query<Row>(RECORD_BLOB_PUT, values).catch((error) => {
+    if ((error as { code?: string }).code !== DEADLOCK) throw error;
+    return query<Row>(RECORD_BLOB_PUT, values);
+  });
+  if (!row.live) return { live: false, blobNew: row.blobNew };
+  if (!row.recorded) return { live: true, recorded: false, workspaceId: row.workspaceId, blobNew: row.blobNew };
+  return { live: true, recorded: true, workspaceId: row.workspaceId!, blobNew: row.blobNew, room: row.room === null ? null : Number(row.room) };
+}
+
+const DEADLOCK = '40P01';
+
+// The workspace row is locked before the workspace's blob is written, so the
+// room read there is the latest and no other PUT changes it until this one
+// commits. Committed without waiting for a WAL flush, as HOLD_BLOB_ALONE.
+const RECORD_BLOB_PUT = `
+  WITH blob AS (
+    INSERT INTO "Blob" ("sha256", "size") VALUES ($3, $4)
+    ON CONFLICT ("sha256") DO UPDATE SET "lastUsedAt" = now()
+    RETURNING (xmax = 0) AS "inserted"
+  ), live AS (
+    SELECT 1 FROM "Token" t WHERE t."id" = $7 AND t."userId" = $2 AND ${LIVE_TOKEN}
+  ), s AS (
+    SELECT s."workspaceId", m."role", w."plan"
+    FROM "Space" s JOIN "Workspace" w ON w."id" = s."workspaceId"
+    LEFT JOIN "Membership" m ON m."workspaceId" = s."workspaceId" AND m."userId" = $2 AND m."status" = 'accepted'
+    WHERE s."id" = $1 AND EXISTS (SELECT 1 FROM live)
+  ), ws AS (
+    SELECT w."id", w."storageBytes" + w."storageReserved" AS "used", ($6::jsonb ->> s."plan"::text)::bigint AS "limit"
+    FROM "Workspace" w JOIN s ON w."id" = s."workspaceId"
+    WHERE s."role"::text = ANY($5::text[])
+    FOR NO KEY UPDATE OF w
+  ), held AS (
+    INSERT INTO "WorkspaceBlob" ("workspaceId", "sha256")
+    SELECT ws."id", $3 FROM ws
+    WHERE ws."limit" IS NULL OR ws."used" + $4::bigint <= ws."limit"
+      OR EXISTS (SELECT 1 FROM "WorkspaceBlob" wb WHERE wb."workspaceId" = ws."id" AND wb."sha256" = $3)
+    ON CONFLICT ("workspaceId", "sha256") DO UPDATE SET "lastUsedAt" = now()
+    RETURNING (xmax = 0) AS "inserted"
+  ), counted AS (
+    UPDATE "Workspace" w SET "storageBytes" = w."storageBytes" + $4::bigint
+    FROM held, ws WHERE w."id" = ws."id" AND held."inserted"
+  )
+  SELECT EXISTS (SELECT 1 FROM live) AS "live", s."workspaceId", (SELECT "inserted" FROM blob) AS "blobNew",
+    EXISTS (SELECT 1 FROM held) AS "recorded",
+    (ws."limit" - ws."used" - CASE WHEN (SELECT "inserted" FROM held) THEN $4::bigint ELSE 0 END)::text AS "room",
+    set_config('synchronous_commit', 'off', true) AS "async"
+  FROM (SELECT 1) AS one LEFT JOIN s ON true LEFT JOIN ws ON true`;
 
 /**
  * Refreshes the workspace's blobs among `hashes` (a plan or commit is about to

@@ -43,7 +43,7 @@ export function vercelBlobStore(token: string): BlobStore {
   }
 
   return {
-    async put(body, { sha256, maxBytes, admit }) {
+    async put(body, { sha256, maxBytes, admit, record }) {
       const measured = meter(maxBytes);
       const temporary = await put(`tmp/${randomUUID()}`, body.pipeThrough(measured.transform()), {
         ...options,
@@ -56,8 +56,10 @@ export function vercelBlobStore(token: string): BlobStore {
       try {
         if (sha256 && stored.sha256 !== sha256) throw hashMismatch(sha256, stored.sha256);
         await admit?.(stored);
-        const final = await copy(temporary.url, blobName(stored.sha256), { ...options, addRandomSuffix: false, allowOverwrite: true });
-        urls.set(blobName(stored.sha256), final.url);
+        const name = blobName(stored.sha256);
+        const place = async () => urls.set(name, (await copy(temporary.url, name, { ...options, addRandomSuffix: false, allowOverwrite: true })).url);
+        await place();
+        if ((await record?.(stored)) && !(await urlOf(name, { fresh: true }))) await place();
       } finally {
         await del(temporary.url, { token });
       }

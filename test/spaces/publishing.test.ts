@@ -12,6 +12,7 @@ import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
 import { hashSecret } from '@/lib/secrets.ts';
 import { blobStore } from '@/lib/storage/index.ts';
+import { storageUsage } from '@/lib/storage/usage.ts';
 import { call, download, signIn } from '../helpers.ts';
 import { countQueries } from '../query-count.ts';
 import { fileList, makeSpace, push, putBlob, sha } from './fixtures.ts';
@@ -104,31 +105,35 @@ describe('push plan', () => {
 });
 
 describe('PUT blobs/{sha256}', () => {
-  it('stores matching bytes (204) and answers a blob the workspace has without reading it', async () => {
-    const { token } = await signIn('blob-a');
-    const space = await makeSpace(token, 'blob-a');
-    const put = await putBlob(token, space.id, 'hello blob');
+  it('stores matching bytes (204); the first PUT of a token to a space answers a blob the workspace has without reading it', async () => {
+    const one = await signIn('blob-a');
+    const space = await makeSpace(one.token, 'blob-a');
+    const put = await putBlob(one.token, space.id, 'hello blob');
     expect(put.status).toBe(204);
     const stored = await blobStore().get(sha('hello blob'));
     expect(await new Response(stored).text()).toBe('hello blob');
-    // Known already: success even though these bytes would not match.
-    const again = await putBlob(token, space.id, 'other bytes', sha('hello blob'));
-    expect(again.status).toBe(204);
+    // Known already, and this token has not PUT to the space yet: success even though these bytes would not match.
+    const { token: second } = await signIn('blob-a');
+    expect((await putBlob(second, space.id, 'other bytes', sha('hello blob'))).status).toBe(204);
+    // After it, bytes come first (and are checked), then the one statement.
+    expect((await putBlob(second, space.id, 'other bytes', sha('hello blob'))).status).toBe(400);
+    expect((await putBlob(second, space.id, 'hello blob')).status).toBe(204);
   });
 
-  it('costs two queries once its token was looked up: one for the token, the space, the role, the blob and the room, then one recording the blob', async () => {
+  it('costs one query once its token was looked up and it PUT to the space in the last minute: the token, the space, the role, the room and the blob, after the bytes', async () => {
     const { token } = await signIn('blob-q');
     const space = await makeSpace(token, 'blob-q');
-    await putBlob(token, space.id, 'warm up');
-    expect(await countQueries(() => putBlob(token, space.id, 'counted bytes'))).toBe(2);
+    expect(await countQueries(() => putBlob(token, space.id, 'warm up'))).toBe(2);
+    expect(await countQueries(() => putBlob(token, space.id, 'counted bytes'))).toBe(1);
     const blob = await db.blob.findUniqueOrThrow({ where: { sha256: sha('counted bytes') } });
     expect(Number(blob.size)).toBe('counted bytes'.length);
-    // One the workspace holds already: that one statement.
+    // One the workspace holds already: that one statement, and it counts once.
     expect(await countQueries(() => putBlob(token, space.id, 'counted bytes'))).toBe(1);
-    expect(await db.workspaceBlob.count({ where: { workspaceId: (await db.space.findUniqueOrThrow({ where: { id: space.id } })).workspaceId, sha256: sha('counted bytes') } })).toBe(1);
+    expect(await db.workspaceBlob.count({ where: { workspaceId: space.workspace.id, sha256: sha('counted bytes') } })).toBe(1);
+    expect((await storageUsage(space.workspace.id)).used).toBe('warm up'.length + 'counted bytes'.length);
   });
 
-  it('refuses a token revoked or expired a moment after it was looked up, at once, without reading the bytes', async () => {
+  it('refuses a token revoked or expired a moment after it was looked up, at once; its bytes are held by no workspace', async () => {
     const one = await signIn('blob-rv');
     const space = await makeSpace(one.token, 'blob-rv');
     expect((await putBlob(one.token, space.id, 'before revoking')).status).toBe(204);
@@ -137,8 +142,11 @@ describe('PUT blobs/{sha256}', () => {
     const refused = await putBlob(one.token, space.id, 'after revoking');
     expect(refused.status).toBe(401);
     expect(refused.json.error.message).toMatch(/revoked/);
-    expect(await blobStore().get(sha('after revoking'))).toBeNull();
-    expect((await putBlob(one.token, space.id, 'after revoking')).status).toBe(401);
+    // Stored before the statement that refused it, which wrote its Blob row for the collector.
+    expect(await db.workspaceBlob.count({ where: { sha256: sha('after revoking') } })).toBe(0);
+    expect(await db.blob.count({ where: { sha256: sha('after revoking') } })).toBe(1);
+    expect((await putBlob(one.token, space.id, 'after revoking again')).status).toBe(401);
+    expect(await blobStore().get(sha('after revoking again'))).toBeNull();
 
     const two = await signIn('blob-ex');
     const theirs = await makeSpace(two.token, 'blob-ex');

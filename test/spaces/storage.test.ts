@@ -148,6 +148,27 @@ describe('the plan storage limit', () => {
     }
   });
 
+  it('lets one of two blob PUTs racing for the last room through after their bytes (one statement each) and refuses the other', async () => {
+    const { token: one } = await signIn('limit-r');
+    const space = await makeSpace(one, 'limit-r');
+    const ws = space.workspace.id;
+    // Two tokens of one person, each having PUT once: both take the one-statement path.
+    const { token: two } = await signIn('limit-r');
+    enforcePlanLimits({ free: { storageBytes: 1000 } });
+    expect((await putBlob(one, space.id, 'warm one')).status).toBe(204);
+    expect((await putBlob(two, space.id, 'warm two')).status).toBe(204);
+    for (let round = 0; round < 5; round++) {
+      const before = await used(ws);
+      enforcePlanLimits({ free: { storageBytes: before + 150 } });
+      const results = await Promise.all([putBlob(one, space.id, `${round}a`.padEnd(100, '.')), putBlob(two, space.id, `${round}b`.padEnd(100, '.'))]);
+      expect(results.map((r) => r.status).sort()).toEqual([204, 403]);
+      expect(results.find((r) => r.status === 403)!.json.error.message).toContain('does not fit');
+      expect(await storageUsage(ws)).toMatchObject({ used: before + 100, reserved: 0 });
+      // The refused one PUTs first again (it was forgotten), and is refused before its bytes are read.
+      enforcePlanLimits({ free: { storageBytes: 1000 } });
+    }
+  });
+
   it('holds the room of an upload in flight: a second one that would not fit with it is refused before it finishes', async () => {
     const { token } = await signIn('limit-d');
     const space = await makeSpace(token, 'limit-d');

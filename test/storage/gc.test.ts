@@ -192,6 +192,39 @@ describe('the storage collector', () => {
     expect(await stored('gc stored again')).toBe(true);
   });
 
+  it('puts back bytes the collector deleted between a one-statement PUT storing them and its statement', async () => {
+    const one = await signIn('gc-l');
+    const two = await signIn('gc-m');
+    const mine = await makeSpace(one.token, 'gc-l');
+    const theirs = await makeSpace(two.token, 'gc-m');
+    const content = 'gc put back';
+    await push(one.token, mine.id, { 'a.txt': content });
+    await db.workspace.delete({ where: { id: mine.workspace.id } });
+    expect((await putBlob(two.token, theirs.id, 'gc warm up')).status).toBe(204);
+    await age(theirs.workspace.id);
+    // The collector's steps (deleteOrphans), held open: the old Blob row is locked before the PUT starts.
+    let deleteBytes!: () => void;
+    const deleting = new Promise<void>((resolve) => (deleteBytes = resolve));
+    const collector = db.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM "Blob" WHERE "sha256" = ${sha(content)} FOR UPDATE`;
+      await deleting;
+      await blobStore().delete([sha(content)]);
+      await tx.$executeRaw`DELETE FROM "Blob" WHERE "sha256" = ${sha(content)}`;
+    });
+    const put = putBlob(two.token, theirs.id, content);
+    // The PUT's bytes are in place and its statement waits for the collector's lock.
+    for (;;) {
+      const [row] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      if (row.n > 0n) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    deleteBytes();
+    await collector;
+    expect((await put).status).toBe(204);
+    expect(await stored(content)).toBe(true);
+    expect((await commit(two.token, theirs.id, { 'a.txt': content })).status).toBe(200);
+  });
+
   it('removes temporary files untouched for the grace period and keeps fresh ones', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'atrium-gc-tmp-'));
     const store = filesystemStore(root);

@@ -107,6 +107,35 @@ function contract(name: string, make: () => Promise<{ store: BlobStore; stored: 
       expect(await stored()).toEqual(before);
     });
 
+    it('records a blob once it is visible, and puts its bytes back when they went meanwhile and record asks', async () => {
+      const { store, stored } = await make();
+      const before = await stored();
+      const seen: (string | null)[] = [];
+      const put = (text: string, deleteFirst: boolean, check: boolean) =>
+        store.put(stream(text), {
+          sha256: sha(text),
+          maxBytes: 100,
+          record: async (blob) => {
+            seen.push(await new Response(await store.get(blob.sha256)).text());
+            // What the collector may do between the bytes showing and the statement that names them.
+            if (deleteFirst) await store.delete([blob.sha256]);
+            return check;
+          },
+        });
+      await put(`put back ${name}`, true, true);
+      expect(await new Response(await store.get(sha(`put back ${name}`))).text()).toBe(`put back ${name}`);
+      await put(`not asked ${name}`, true, false);
+      expect(await store.get(sha(`not asked ${name}`))).toBeNull();
+      expect(seen).toEqual([`put back ${name}`, `not asked ${name}`]);
+      // Refused after the fact: the bytes stay under their name, and no temporary copy is left.
+      expect(await code(store.put(stream(`refused ${name}`), { maxBytes: 100, record: () => Promise.reject(new Error('refused')) }))).toBe('Error: refused');
+      expect(await new Response(await store.get(sha(`refused ${name}`))).text()).toBe(`refused ${name}`);
+      expect((await stored()).filter((f) => !before.includes(f)).filter((f) => f.includes('tmp'))).toEqual([]);
+      await put(`already there ${name}`, false, true);
+      await put(`already there ${name}`, false, true);
+      expect(await new Response(await store.get(sha(`already there ${name}`))).text()).toBe(`already there ${name}`);
+    });
+
     it('takes the same blob twice at once', async () => {
       const { store } = await make();
       await Promise.all([1, 2, 3].map(() => store.put(stream('twice'), { sha256: sha('twice'), maxBytes: 100 })));
