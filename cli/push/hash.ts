@@ -90,8 +90,11 @@ export async function hashFiles(
       onHashed(todo[index]);
     },
   );
-  const fresh: Cache = { files: {} };
-  for (const file of files) fresh.files[file.path] = { size: file.size, mtimeMs: file.mtimeMs, sha256: hashes.get(file.path)! };
-  await writeCache(root, fresh);
+  // Every file answered by the cache, and none gone from the folder: the cache is as it would be written.
+  if (todo.length || Object.keys(cache.files).length !== files.length) {
+    const fresh: Cache = { files: {} };
+    for (const file of files) fresh.files[file.path] = { size: file.size, mtimeMs: file.mtimeMs, sha256: hashes.get(file.path)! };
+    await writeCache(root, fresh);
+  }
   return { hashes, read: todo.length };
 }

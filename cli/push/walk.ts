@@ -27,6 +27,8 @@ export async function walk(root: string): Promise<WalkResult> {
     // no .atriumignore
   }
   rules.add(ignoreFile);
+  // Matching a path costs as much as its stat: asked only when there are rules.
+  const ignored = ignoreFile.trim() ? (relPath: string) => rules.ignores(relPath) : () => false;
   const files: LocalFile[] = [];
   const outsideLinks: string[] = [];
 
@@ -61,8 +63,8 @@ export async function walk(root: string): Promise<WalkResult> {
         isFile = info.isFile();
       }
       if (isDir) {
-        if (!rules.ignores(`${relPath}/`)) visit(absolute, relPath, within);
-      } else if (isFile && !rules.ignores(relPath)) {
+        if (!ignored(`${relPath}/`)) visit(absolute, relPath, within);
+      } else if (isFile && !ignored(relPath)) {
         const info = statSync(absolute);
         files.push({ path: relPath, absolute, size: info.size, mtimeMs: info.mtimeMs });
       }

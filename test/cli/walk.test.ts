@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,5 +60,18 @@ describe('hashing', () => {
     const again = await hashFiles(root, (await walk(root)).files, () => {});
     expect(again.read).toBe(1);
     expect(again.hashes.get('a.txt')).toBe('3733cd977ff8eb18b987357e22ced99f46097f31ecb239e878ae63760e83e4d5');
+  });
+
+  it('leaves the cache file alone when nothing changed, and forgets a file that went', async () => {
+    const root = await tree({ 'a.txt': 'hello', 'b.txt': 'world' });
+    const cacheFile = path.join(root, '.atrium', 'cache.json');
+    await hashFiles(root, (await walk(root)).files, () => {});
+    const long = new Date('2020-01-01T00:00:00Z');
+    await utimes(cacheFile, long, long);
+    await hashFiles(root, (await walk(root)).files, () => {});
+    expect((await stat(cacheFile)).mtime).toEqual(long);
+    await rm(path.join(root, 'b.txt'));
+    expect((await hashFiles(root, (await walk(root)).files, () => {})).read).toBe(0);
+    expect(Object.keys(JSON.parse(await readFile(cacheFile, 'utf8')).files)).toEqual(['a.txt']);
   });
 });
