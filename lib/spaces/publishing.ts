@@ -159,10 +159,12 @@ function freshHashes(entries: Entry[], diff: Diff): string[] {
 
 /**
  * Stores a blob from the request body, streamed. A blob the workspace already
- * has is a success without reading the body. Bytes stored by another
- * workspace must still be sent once, which proves the pusher has them, and
- * count against this workspace's storage too. Past the plan's storage limit
- * it is 403, decided from Content-Length before reading when it is given.
+ * has is a success (without reading the body, unless this token PUT to the
+ * space in the last minute: then bytes come first, see storeThenRecord).
+ * Bytes stored by another workspace must still be sent once, which proves the
+ * pusher has them, and count against this workspace's storage too. Past the
+ * plan's storage limit it is 403, decided from Content-Length before reading
+ * when it is given and it does not fit the room last seen.
  */
 export async function putBlob(caller: SignedInCaller, id: string, sha256: string, body: IncomingBody, retried = false): Promise<void> {
   const key = `${caller.actor.token.id} ${id}`;
