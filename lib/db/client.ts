@@ -134,9 +134,61 @@ export async function query<Row extends object>(text: string, values: unknown[] 
   try {
     return (await pool.query<Row>({ name: statementName(text), text, values })).rows;
   } catch (error) {
-    if (error && typeof error === 'object') poolErrors.add(error);
+    throw poolError(error);
+  }
+}
+
+/** A statement on a plain transaction's connection (transaction() below), prepared as query()'s are. */
+export type Sql = <Row extends object>(text: string, values?: unknown[]) => Promise<Row[]>;
+
+/**
+ * A transaction in plain SQL on one connection of the shared pool, for a hot
+ * path where Prisma's interactive transaction costs more than the work (a
+ * space database's write). `open` is sent with BEGIN as one simple query
+ * (several statements, values only as escaped literals: pg.escapeLiteral),
+ * so opening the transaction and its first statements cost one round trip;
+ * `work` gets their results and runs its statements on the same connection.
+ * COMMIT when `work` resolves; ROLLBACK when anything fails, and a connection
+ * whose rollback fails is destroyed, never returned to the pool inside a
+ * transaction. Never nested in another transaction (the same rule as `db`).
+ */
+export async function transaction<T>(open: string, work: (sql: Sql, opened: pg.QueryResult[]) => Promise<T>): Promise<T> {
+  if (config.nodeEnv === 'test') refuseInsideTransaction('transaction');
+  if (!config.databaseUrl) throw new Error('DATABASE_URL is not set: start Atrium with `npm start`, which provides a database.');
+  const client = await pool.connect().catch((error: unknown) => Promise.reject(poolError(error)));
+  // The connection may break while no statement is running (PostgreSQL restarting during the
+  // work): the next statement reports it; unheard, the client's 'error' event would end the process.
+  const ignore = () => {};
+  client.on('error', ignore);
+  const release = (destroy: boolean) => {
+    client.off('error', ignore);
+    client.release(destroy);
+  };
+  const send = async <Row extends object>(query: string | pg.QueryConfig): Promise<pg.QueryResult<Row>> => {
+    if (config.nodeEnv === 'test') for (const listener of rawQueryListeners) listener();
+    return client.query<Row>(query).catch((error: unknown) => Promise.reject(poolError(error)));
+  };
+  const sql: Sql = async <Row extends object>(text: string, values: unknown[] = []) => (await send<Row>({ name: statementName(text), text, values })).rows;
+  try {
+    const results = (await send(`BEGIN; ${open}`)) as unknown as pg.QueryResult[];
+    const value = await inTransaction.run(true, () => work(sql, results.slice(1)));
+    // COMMIT in a transaction that a failed statement aborted is answered ROLLBACK, not an error.
+    if ((await send('COMMIT')).command !== 'COMMIT') throw new Error('The transaction was rolled back: one of its statements failed.');
+    release(false);
+    return value;
+  } catch (error) {
+    const rolledBack = await client.query('ROLLBACK').then(
+      () => true,
+      () => false,
+    );
+    release(!rolledBack);
     throw error;
   }
+}
+
+function poolError(error: unknown): unknown {
+  if (error && typeof error === 'object') poolErrors.add(error);
+  return error;
 }
 
 // The pool's errors, so that a socket error of its own (ECONNREFUSED) is told apart from

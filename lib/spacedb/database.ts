@@ -13,7 +13,6 @@ import type { Plan } from '../db/generated/client.ts';
 import { addressKey } from '../core/client.ts';
 import { ApiError } from '../core/errors.ts';
 import { rateLimit } from '../core/rate-limit.ts';
-import { newId } from '../ids.ts';
 import type { z } from 'zod';
 import type { guestWrite as guestWriteSchema, writeRecord } from '../schemas/spacedb.ts';
 import { spaceWith, type LoadedSpace } from '../spaces/spaces.ts';
@@ -21,6 +20,7 @@ import {
   HISTORY_MS,
   headOf,
   installCache,
+  logWrite,
   materialize,
   nextAt,
   noteCached,
@@ -246,7 +246,7 @@ async function runWrite(
   const owner = log.userId === null ? ownerOf(caller) : personOwner(log.userId);
   const release = admitWrite(owner, spaceId);
   try {
-    return await withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(owner, spaceId), async (tx, head, file, lease) => {
+    return await withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(owner, spaceId), async (sql, head, file, lease) => {
       const result = await lease.run<RunResult>({ op: 'run', file, ...job, write: true, stamp: head.headSeq + 1, maxPageCount: pages, maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES });
       const entry: WriteLogEntry = {
         userId: log.userId,
@@ -257,8 +257,8 @@ async function runWrite(
         rowsWritten: result.rowsWritten,
       };
       // The change, the new head and the log entry in one round trip; a write that changed nothing is only logged.
-      if (result.delta) noteCached(spaceId, (await recordDelta(tx, spaceId, head, result.delta, file, entry)).seq);
-      else await tx.spaceDbWrite.create({ data: { id: newId('spaceDbWrite'), spaceId, ...entry } });
+      if (result.delta) noteCached(spaceId, (await recordDelta(sql, spaceId, head, result.delta, file, entry)).seq);
+      else await logWrite(sql, spaceId, entry);
       return result;
     });
   } finally {
@@ -323,7 +323,7 @@ export async function overview(caller: Caller, spaceId: string): Promise<TablesR
 
 export async function exists(caller: Caller, spaceId: string): Promise<{ hasTables: boolean }> {
   const loaded = await spaceWith(caller, spaceId, 'view');
-  const head = loaded.dbHead ?? (await headOf(db, spaceId)).headSeq;
+  const head = loaded.dbHead ?? (await headOf(query, spaceId)).headSeq;
   if (head === 0) return { hasTables: false };
   const { tables } = await readAs<TablesResult>(ownerOf(caller), spaceId, (file) => ({ op: 'tables', file, counts: false }), head);
   return { hasTables: tables.some((t) => t.type === 'table') };
@@ -391,7 +391,7 @@ export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ 
   const owner = ownerOf(caller);
   const release = admitJob(owner, spaceId);
   try {
-    await withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(owner, spaceId), async (tx, head, file, lease) => {
+    await withWriteLock(spaceId, config.spacedbTimeoutMs, () => writeLease(owner, spaceId), async (sql, head, file, lease) => {
       const { tables } = await lease.run<TablesResult>({ op: 'tables', file, counts: false });
       const drops = [
         ...tables.filter((t) => t.type === 'view').map((t) => `DROP VIEW IF EXISTS "${t.name.replaceAll('"', '""')}";`),
@@ -402,8 +402,8 @@ export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ 
       if (drops.length === 0) return;
       const result = await lease.run<RunResult>({ op: 'run', file, sql: drops.join('\n'), params: [], write: true, stamp: head.headSeq + 1, maxPageCount: pages, maxRows: 0, maxBytes: 0 });
       const entry: WriteLogEntry = { userId: caller.actor!.user.id, guestName: null, origin: origin(caller, 'member'), statement: '-- reset: every table dropped', name: null, rowsWritten: result.rowsWritten };
-      if (result.delta) noteCached(spaceId, (await recordDelta(tx, spaceId, head, result.delta, file, entry)).seq);
-      else await tx.spaceDbWrite.create({ data: { id: newId('spaceDbWrite'), spaceId, ...entry } });
+      if (result.delta) noteCached(spaceId, (await recordDelta(sql, spaceId, head, result.delta, file, entry)).seq);
+      else await logWrite(sql, spaceId, entry);
     });
   } finally {
     release();
@@ -419,7 +419,7 @@ async function target(spaceId: string, at: number | string, now: number): Promis
   const bookmark = typeof at === 'string' ? BOOKMARK.exec(at) : null;
   if (bookmark) {
     const seq = Number(bookmark[1]);
-    const head = await headOf(db, spaceId);
+    const head = await headOf(query, spaceId);
     if (seq > head.headSeq) throw new ApiError('bad_request', `No bookmark ${at} in this database's history.`);
     const change = seq === 0 ? null : await db.spaceDbChange.findUnique({ where: { spaceId_seq: { spaceId, seq } }, select: { at: true } });
     // The bookmark's state lasted until the next change; it is in the window while that was.
@@ -456,15 +456,20 @@ export async function restoreDatabase(caller: Caller, spaceId: string, at: numbe
     // Built and stored with no connection held (each query takes one and gives
     // it back), so a long rebuild never holds the pool; then a short
     // transaction records it. A restore runs no query: it needs no process.
-    await materialize(db, spaceId, seq, scratch, null);
+    await materialize(query, spaceId, seq, scratch, null);
     const bytes = fs.existsSync(scratch) ? fs.readFileSync(scratch) : Buffer.alloc(0);
     const image = await storeImage(bytes);
-    return await withWriteLock(spaceId, config.spacedbTimeoutMs, async () => ({ release() {} }), async (tx, head) => {
+    return await withWriteLock(spaceId, config.spacedbTimeoutMs, async () => ({ release() {} }), async (sql, head) => {
       const undoBookmark = `bm-${head.headSeq}`;
-      const recorded = await recordImage(tx, spaceId, head, bytes, image);
+      const recorded = await recordImage(sql, spaceId, head, bytes, image);
       installCache(spaceId, recorded.seq, bytes);
-      await tx.spaceDbWrite.create({
-        data: { id: newId('spaceDbWrite'), spaceId, userId: caller.actor!.user.id, origin: origin(caller, 'member'), statement: `-- restore to ${new Date(restoredTo).toISOString()} (bm-${seq})`, rowsWritten: 0 },
+      await logWrite(sql, spaceId, {
+        userId: caller.actor!.user.id,
+        guestName: null,
+        origin: origin(caller, 'member'),
+        statement: `-- restore to ${new Date(restoredTo).toISOString()} (bm-${seq})`,
+        name: null,
+        rowsWritten: 0,
       });
       return { restoredTo, undoBookmark };
     });
@@ -499,7 +504,7 @@ export async function systemRead(appId: string, spaceId: string, sql: string, pa
 }
 
 export async function systemTables(appId: string, spaceId: string): Promise<TablesResult> {
-  const head = await headOf(db, spaceId);
+  const head = await headOf(query, spaceId);
   if (head.headSeq === 0) return { tables: [], databaseSize: 0 };
   return readAs<TablesResult>(appOwner(appId), spaceId, (file) => ({ op: 'tables', file, counts: false }));
 }

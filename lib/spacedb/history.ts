@@ -21,7 +21,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { config } from '../config.ts';
-import { db, Prisma, query } from '../db/client.ts';
+import pg from 'pg';
+import { query, transaction, type Sql } from '../db/client.ts';
 import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import { blobStore } from '../storage/index.ts';
@@ -29,8 +30,6 @@ import { bytesSha, fileMatches, wholeFileMatches, type ChangeCheck } from './fil
 import { JobRefused } from './pool.ts';
 import { KeyedRwLock } from './rw-lock.ts';
 import type { Delta } from './worker.ts';
-
-type Tx = Prisma.TransactionClient;
 
 /** History is kept (and restores allowed) this far back. */
 export const HISTORY_MS = 30 * 24 * 3600 * 1000;
@@ -143,39 +142,36 @@ export async function storeImage(bytes: Buffer): Promise<{ sha256: string; size:
   return { sha256: stored.sha256, size: bytes.length };
 }
 
-const CHECK = { seq: true, pageSize: true, pageCount: true, pages: true, pagesSha: true, fileSha: true } as const;
+const CHECK = 'SELECT seq, "pageSize", "pageCount", pages, "pagesSha", "fileSha" FROM "SpaceDbChange" WHERE "spaceId" = $1 AND seq = $2';
 
 /** What change `seq` recorded of the file after it (null: the empty database). */
-async function recordedCheck(client: Tx | typeof db, spaceId: string, seq: number): Promise<ChangeCheck | null> {
+async function recordedCheck(sql: Sql, spaceId: string, seq: number): Promise<ChangeCheck | null> {
   if (seq === 0) return null;
-  return client.spaceDbChange.findUnique({ where: { spaceId_seq: { spaceId, seq } }, select: CHECK });
+  return (await sql<ChangeCheck>(CHECK, [spaceId, seq]))[0] ?? null;
 }
 
 /** The newest snapshot or image below change `below`: its seq, its blob and the file's recorded SHA-256 after it. */
-async function baseBelow(client: Tx | typeof db, spaceId: string, below: number): Promise<{ seq: number; blob: string; fileSha: string | null } | null> {
-  // One after the other: inside a transaction there is one connection.
-  const snapshot = await client.spaceDbSnapshot.findFirst({ where: { spaceId, seq: { lt: below } }, orderBy: { seq: 'desc' }, select: { seq: true, sha256: true } });
-  const image = await client.spaceDbChange.findFirst({
-    where: { spaceId, seq: { lt: below }, imageSha: { not: null } },
-    orderBy: { seq: 'desc' },
-    select: { seq: true, imageSha: true, fileSha: true },
-  });
-  if (image && image.seq >= (snapshot?.seq ?? 0)) return { seq: image.seq, blob: image.imageSha!, fileSha: image.fileSha };
-  if (!snapshot) return null;
-  return { seq: snapshot.seq, blob: snapshot.sha256, fileSha: (await recordedCheck(client, spaceId, snapshot.seq))?.fileSha ?? null };
+async function baseBelow(sql: Sql, spaceId: string, below: number): Promise<{ seq: number; blob: string; fileSha: string | null } | null> {
+  const [base] = await sql<{ seq: number; blob: string; fileSha: string | null }>(BASE_BELOW, [spaceId, below]);
+  return base ?? null;
 }
 
+// The newest of the snapshots and images below $2 (an image wins a tie: it is the change itself).
+const BASE_BELOW = `
+  SELECT * FROM (
+    SELECT s.seq, s.sha256 AS blob, c."fileSha", 0 AS image FROM "SpaceDbSnapshot" s
+    LEFT JOIN "SpaceDbChange" c ON c."spaceId" = s."spaceId" AND c.seq = s.seq
+    WHERE s."spaceId" = $1 AND s.seq < $2
+    UNION ALL
+    SELECT seq, "imageSha", "fileSha", 1 FROM "SpaceDbChange" WHERE "spaceId" = $1 AND seq < $2 AND "imageSha" IS NOT NULL
+  ) bases ORDER BY seq DESC, image DESC LIMIT 1`;
+
 /** Writes the changes after `after` up to `target` over `file`. */
-async function replay(client: Tx | typeof db, spaceId: string, after: number, target: number, file: string): Promise<void> {
+async function replay(sql: Sql, spaceId: string, after: number, target: number, file: string): Promise<void> {
   for (const suffix of ['-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
   // In batches, so that a long replay never holds every change in memory.
   while (after < target) {
-    const changes = await client.spaceDbChange.findMany({
-      where: { spaceId, seq: { gt: after, lte: target } },
-      orderBy: { seq: 'asc' },
-      take: 500,
-      select: { seq: true, pageSize: true, pageCount: true, pages: true, imageSha: true },
-    });
+    const changes = await sql<{ seq: number; pageSize: number; pageCount: number; pages: Uint8Array | null; imageSha: string | null }>(CHANGES, [spaceId, after, target]);
     if (changes.length === 0) break;
     for (const change of changes) {
       if (change.imageSha) {
@@ -186,6 +182,8 @@ async function replay(client: Tx | typeof db, spaceId: string, after: number, ta
     }
   }
 }
+
+const CHANGES = 'SELECT seq, "pageSize", "pageCount", pages, "imageSha" FROM "SpaceDbChange" WHERE "spaceId" = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT 500';
 
 /** How many damaged snapshots a rebuild passes over before it gives up. */
 const MAX_BASES_TRIED = 4;
@@ -198,11 +196,11 @@ const MAX_BASES_TRIED = 4;
  * A file that fails the check is rebuilt from a base; when no base gives the
  * recorded state, the space answers 503 rather than run on a wrong file.
  */
-export async function materialize(client: Tx | typeof db, spaceId: string, target: number, file: string, from: number | null): Promise<void> {
-  const expected = await recordedCheck(client, spaceId, target);
-  let base = await baseBelow(client, spaceId, target + 1);
+export async function materialize(sql: Sql, spaceId: string, target: number, file: string, from: number | null): Promise<void> {
+  const expected = await recordedCheck(sql, spaceId, target);
+  let base = await baseBelow(sql, spaceId, target + 1);
   if (from !== null && from <= target && from >= (base?.seq ?? 0)) {
-    await replay(client, spaceId, from, target, file);
+    await replay(sql, spaceId, from, target, file);
     if (fileMatches(file, expected)) return;
   }
   for (let tried = 0; tried < MAX_BASES_TRIED; tried++) {
@@ -210,12 +208,12 @@ export async function materialize(client: Tx | typeof db, spaceId: string, targe
     if (base) fs.writeFileSync(file, await readImage(base.blob));
     const good = !base || wholeFileMatches(file, base.fileSha);
     if (good) {
-      await replay(client, spaceId, base?.seq ?? 0, target, file);
+      await replay(sql, spaceId, base?.seq ?? 0, target, file);
       if (fileMatches(file, expected)) return;
     }
     // A damaged base is passed over; a good one that replays wrong means the history is wrong past it: stop.
     if (!base || good) break;
-    base = await baseBelow(client, spaceId, base.seq);
+    base = await baseBelow(sql, spaceId, base.seq);
   }
   removeFiles(file);
   throw cacheUnavailable();
@@ -233,7 +231,7 @@ export const isCacheFault = (error: unknown): boolean => error instanceof JobRef
  * process remembers of the file is a hint: a write checks the file itself
  * (worker.ts), and a replay checks what it built.
  */
-export async function syncCache(client: Tx | typeof db, spaceId: string, head: number): Promise<string> {
+export async function syncCache(sql: Sql, spaceId: string, head: number): Promise<string> {
   const current = cacheFile(spaceId);
   const have = cached.get(spaceId)!.seq;
   if (have === head && fs.existsSync(current)) return current;
@@ -244,7 +242,7 @@ export async function syncCache(client: Tx | typeof db, spaceId: string, head: n
   removeFiles(next);
   try {
     if (from !== null) fs.copyFileSync(current, next);
-    await materialize(client, spaceId, head, next, from);
+    await materialize(sql, spaceId, head, next, from);
   } finally {
     removeFiles(current);
   }
@@ -271,21 +269,37 @@ export type Head = { headSeq: number; headAt: Date; sinceSnapshotBytes: bigint }
 export type LockedHead = Head & { check: ChangeCheck | null };
 
 /** The head of a space's history (a fresh, empty one when it has none yet). */
-export async function headOf(client: Tx | typeof db, spaceId: string): Promise<Head> {
-  const row = await client.spaceDatabase.findUnique({ where: { spaceId }, select: { headSeq: true, headAt: true, sinceSnapshotBytes: true } });
-  return row ?? { headSeq: 0, headAt: new Date(0), sinceSnapshotBytes: 0n };
+export async function headOf(sql: Sql, spaceId: string): Promise<Head> {
+  const [row] = await sql<{ headSeq: number; headAt: Date; sinceSnapshotBytes: string }>(HEAD, [spaceId]);
+  return row ? { ...row, sinceSnapshotBytes: BigInt(row.sinceSnapshotBytes) } : { headSeq: 0, headAt: new Date(0), sinceSnapshotBytes: 0n };
 }
 
-/** The head and what its change recorded of the file, in one statement (read under the space's lock). */
-async function lockedHead(tx: Tx, spaceId: string): Promise<LockedHead> {
-  const [row] = await tx.$queryRaw<(Head & Partial<ChangeCheck>)[]>`
-    SELECT d."headSeq", d."headAt", d."sinceSnapshotBytes", c.seq, c."pageSize", c."pageCount", c.pages, c."pagesSha", c."fileSha"
+const HEAD = 'SELECT "headSeq", "headAt", "sinceSnapshotBytes"::text FROM "SpaceDatabase" WHERE "spaceId" = $1';
+
+/**
+ * The statements that open a write's transaction, as literal SQL sent with
+ * BEGIN in one round trip: a bound on how long the transaction may sit idle
+ * (a web process that stops answering must not hold the lock; a job runs for
+ * `timeoutMs` at most), the space's lock, and the head with what its change
+ * recorded of the file. The head is a statement after the lock's: each
+ * statement of a simple query takes its own snapshot (read committed), so it
+ * sees the last holder's commit.
+ */
+function lockAndHead(spaceId: string, timeoutMs: number): string {
+  return `SET LOCAL idle_in_transaction_session_timeout = ${Math.ceil(timeoutMs)};
+    SELECT pg_advisory_xact_lock(hashtextextended(${pg.escapeLiteral(`spacedb:${spaceId}`)}, 0));
+    SELECT d."headSeq", d."headAt", d."sinceSnapshotBytes"::text, c.seq, c."pageSize", c."pageCount", c.pages, c."pagesSha", c."fileSha"
     FROM "SpaceDatabase" d LEFT JOIN "SpaceDbChange" c ON c."spaceId" = d."spaceId" AND c.seq = d."headSeq"
-    WHERE d."spaceId" = ${spaceId}`;
+    WHERE d."spaceId" = ${pg.escapeLiteral(spaceId)}`;
+}
+
+/** The head and its change's check from lockAndHead's last statement. */
+function lockedHead(result: pg.QueryResult): LockedHead {
+  const row = result.rows[0] as (Omit<Head, 'sinceSnapshotBytes'> & { sinceSnapshotBytes: string } & Partial<ChangeCheck>) | undefined;
   if (!row) return { headSeq: 0, headAt: new Date(0), sinceSnapshotBytes: 0n, check: null };
   const { headSeq, headAt, sinceSnapshotBytes, seq, pageSize, pageCount, pages, pagesSha, fileSha } = row;
   const check = seq == null ? null : { seq, pageSize: pageSize!, pageCount: pageCount!, pages: pages ?? null, pagesSha: pagesSha ?? null, fileSha: fileSha ?? null };
-  return { headSeq, headAt, sinceSnapshotBytes, check };
+  return { headSeq, headAt, sinceSnapshotBytes: BigInt(sinceSnapshotBytes), check };
 }
 
 /** The time of the next change: now, but always after the head's, so history times strictly increase. */
@@ -294,14 +308,32 @@ export function nextAt(head: Head): Date {
 }
 
 /** A write's entry in the space's write log (SpaceDbWrite). */
-export type WriteLogEntry = { userId: string | null; guestName: string | null; origin: Prisma.InputJsonObject; statement: string; name: string | null; rowsWritten: number };
+export type WriteLogEntry = { userId: string | null; guestName: string | null; origin: { [key: string]: string | null }; statement: string; name: string | null; rowsWritten: number };
+
+const LOG_WRITE = `INSERT INTO "SpaceDbWrite" (id, "spaceId", at, "userId", "guestName", origin, statement, name, "rowsWritten")
+  VALUES ($1, $2, now(), $3, $4, $5::jsonb, $6, $7, $8)`;
+const logValues = (spaceId: string, log: WriteLogEntry) => [newId('spaceDbWrite'), spaceId, log.userId, log.guestName, JSON.stringify(log.origin), log.statement, log.name, log.rowsWritten];
+
+/** Logs a write that recorded no change (it changed nothing, or a restore recorded its image). */
+export async function logWrite(sql: Sql, spaceId: string, log: WriteLogEntry): Promise<void> {
+  await sql(LOG_WRITE, logValues(spaceId, log));
+}
+
+// The change, the log entry and the new head in one statement: $1-$8 as LOG_WRITE's.
+const RECORD = `
+  WITH change AS (
+    INSERT INTO "SpaceDbChange" ("spaceId", seq, at, "pageSize", "pageCount", pages, "pagesSha", "fileSha")
+    VALUES ($2, $9, $10, $11, $12, $13, $14, $15)
+  ), entry AS (${LOG_WRITE})
+  INSERT INTO "SpaceDatabase" ("spaceId", "headSeq", "headAt", "sinceSnapshotBytes") VALUES ($2, $9, $10, $16)
+  ON CONFLICT ("spaceId") DO UPDATE SET "headSeq" = EXCLUDED."headSeq", "headAt" = EXCLUDED."headAt", "sinceSnapshotBytes" = EXCLUDED."sinceSnapshotBytes"`;
 
 /**
  * Records a committed write's pages as the next change, and its `log` entry; takes a snapshot when
  * due. With the blob store unreachable the snapshot waits for a later write:
  * the change alone keeps the history whole, only a rebuild replays more.
  */
-export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: Delta, file: string, log: WriteLogEntry): Promise<{ seq: number; at: Date }> {
+export async function recordDelta(sql: Sql, spaceId: string, head: Head, delta: Delta, file: string, log: WriteLogEntry): Promise<{ seq: number; at: Date }> {
   const seq = head.headSeq + 1;
   const at = nextAt(head);
   const { pages, pagesSha } = encodePages(delta);
@@ -316,23 +348,13 @@ export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: De
       throw error;
     });
     if (image) {
-      await tx.spaceDbSnapshot.create({ data: { spaceId, seq, sha256: image.sha256, size: image.size } });
+      await sql('INSERT INTO "SpaceDbSnapshot" ("spaceId", seq, sha256, size) VALUES ($1, $2, $3, $4)', [spaceId, seq, image.sha256, image.size]);
       fileSha = bytesSha(bytes);
       since = 0n;
-      await pruneHistory(tx, spaceId, at.getTime());
+      await pruneHistory(sql, spaceId, at.getTime());
     }
   }
-  // The change, the log entry and the new head in one round trip.
-  await tx.$executeRaw`
-    WITH change AS (
-      INSERT INTO "SpaceDbChange" ("spaceId", seq, at, "pageSize", "pageCount", pages, "pagesSha", "fileSha")
-      VALUES (${spaceId}, ${seq}, ${at}, ${delta.pageSize}, ${delta.pageCount}, ${new Uint8Array(pages)}, ${pagesSha}, ${fileSha})
-    ), entry AS (
-      INSERT INTO "SpaceDbWrite" (id, "spaceId", at, "userId", "guestName", origin, statement, name, "rowsWritten")
-      VALUES (${newId('spaceDbWrite')}, ${spaceId}, now(), ${log.userId}, ${log.guestName}, ${JSON.stringify(log.origin)}::jsonb, ${log.statement}, ${log.name}, ${log.rowsWritten})
-    )
-    INSERT INTO "SpaceDatabase" ("spaceId", "headSeq", "headAt", "sinceSnapshotBytes") VALUES (${spaceId}, ${seq}, ${at}, ${since})
-    ON CONFLICT ("spaceId") DO UPDATE SET "headSeq" = EXCLUDED."headSeq", "headAt" = EXCLUDED."headAt", "sinceSnapshotBytes" = EXCLUDED."sinceSnapshotBytes"`;
+  await sql(RECORD, [...logValues(spaceId, log), seq, at, delta.pageSize, delta.pageCount, pages, pagesSha, fileSha, since.toString()]);
   return { seq, at };
 }
 
@@ -342,35 +364,40 @@ export async function recordDelta(tx: Tx, spaceId: string, head: Head, delta: De
  * own change row stays, so a moment at the window's start still resolves to
  * it. Runs when a snapshot or image is recorded, so its cost is amortised.
  */
-export async function pruneHistory(client: Tx | typeof db, spaceId: string, now: number): Promise<number> {
-  const cutoff = new Date(now - HISTORY_MS);
-  const snapshots = await client.spaceDbSnapshot.findMany({ where: { spaceId }, select: { seq: true } });
-  const images = await client.spaceDbChange.findMany({ where: { spaceId, imageSha: { not: null }, at: { lt: cutoff } }, select: { seq: true } });
-  const old = await client.spaceDbChange.findMany({
-    where: { spaceId, seq: { in: snapshots.map((s) => s.seq) }, at: { lt: cutoff } },
-    select: { seq: true },
-  });
-  const base = Math.max(0, ...old.map((c) => c.seq), ...images.map((c) => c.seq));
-  if (base === 0) return 0;
-  const changes = await client.spaceDbChange.deleteMany({ where: { spaceId, seq: { lt: base } } });
-  await client.spaceDbSnapshot.deleteMany({ where: { spaceId, seq: { lt: base } } });
-  return changes.count;
+export async function pruneHistory(sql: Sql, spaceId: string, now: number): Promise<number> {
+  const [{ dropped }] = await sql<{ dropped: number }>(PRUNE, [spaceId, new Date(now - HISTORY_MS)]);
+  return dropped;
 }
 
+// Data-modifying WITH parts run to completion whether or not the query reads them.
+const PRUNE = `
+  WITH base AS (
+    SELECT coalesce(max(c.seq), 0) AS seq FROM "SpaceDbChange" c
+    WHERE c."spaceId" = $1 AND c.at < $2
+      AND (c."imageSha" IS NOT NULL OR EXISTS (SELECT 1 FROM "SpaceDbSnapshot" s WHERE s."spaceId" = c."spaceId" AND s.seq = c.seq))
+  ), changes AS (
+    DELETE FROM "SpaceDbChange" c USING base WHERE c."spaceId" = $1 AND c.seq < base.seq RETURNING 1
+  ), snapshots AS (
+    DELETE FROM "SpaceDbSnapshot" s USING base WHERE s."spaceId" = $1 AND s.seq < base.seq
+  )
+  SELECT count(*)::int AS dropped FROM changes`;
+
+// The image's change and the new head in one statement.
+const RECORD_IMAGE = `
+  WITH change AS (
+    INSERT INTO "SpaceDbChange" ("spaceId", seq, at, "pageSize", "pageCount", "imageSha", "imageSize", "fileSha")
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+  )
+  INSERT INTO "SpaceDatabase" ("spaceId", "headSeq", "headAt", "sinceSnapshotBytes") VALUES ($1, $2, $3, 0)
+  ON CONFLICT ("spaceId") DO UPDATE SET "headSeq" = EXCLUDED."headSeq", "headAt" = EXCLUDED."headAt", "sinceSnapshotBytes" = 0`;
+
 /** Records a whole image (a restore), already in the blob store as `image`, as the next change. */
-export async function recordImage(tx: Tx, spaceId: string, head: Head, bytes: Buffer, image: { sha256: string; size: number }): Promise<{ seq: number; at: Date }> {
+export async function recordImage(sql: Sql, spaceId: string, head: Head, bytes: Buffer, image: { sha256: string; size: number }): Promise<{ seq: number; at: Date }> {
   const seq = head.headSeq + 1;
   const at = nextAt(head);
   const pageSize = bytes.length >= 100 ? bytes.readUInt16BE(16) || 65536 : 4096;
-  await tx.spaceDbChange.create({
-    data: { spaceId, seq, at, pageSize, pageCount: Math.ceil(bytes.length / pageSize), imageSha: image.sha256, imageSize: image.size, fileSha: bytesSha(bytes) },
-  });
-  await tx.spaceDatabase.upsert({
-    where: { spaceId },
-    create: { spaceId, headSeq: seq, headAt: at, sinceSnapshotBytes: 0n },
-    update: { headSeq: seq, headAt: at, sinceSnapshotBytes: 0n },
-  });
-  await pruneHistory(tx, spaceId, at.getTime());
+  await sql(RECORD_IMAGE, [spaceId, seq, at, pageSize, Math.ceil(bytes.length / pageSize), image.sha256, image.size, bytesSha(bytes)]);
+  await pruneHistory(sql, spaceId, at.getTime());
   return { seq, at };
 }
 
@@ -401,38 +428,32 @@ export async function withWriteLock<T, R extends { release(): void }>(
   spaceId: string,
   timeoutMs: number,
   reserve: () => Promise<R>,
-  job: (tx: Tx, head: LockedHead, file: string, reserved: R) => Promise<T>,
+  job: (sql: Sql, head: LockedHead, file: string, reserved: R) => Promise<T>,
 ): Promise<T> {
   return fileLock.write(spaceId, async () => {
     const reserved = await reserve();
     try {
-      return await db.$transaction(
-        async (tx) => {
-          // Its own statement: a statement's snapshot is taken when it starts, so rows read
-          // in the statement that waits for the lock could predate the last holder's commit.
-          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`spacedb:${spaceId}`}, 0))`;
-          const head = await lockedHead(tx, spaceId);
-          // What this node remembers of its file only picks where catching up starts:
-          // the file itself must pass the check the head's change recorded.
-          const atHead = async () => {
-            const file = await syncCache(tx, spaceId, head.headSeq);
-            if (!fileMatches(file, head.check)) throw new JobRefused({ refused: true, code: 'cache_fault', message: 'The cache file is not at the head of its history.' });
-            return file;
-          };
-          try {
-            return await job(tx, head, await atHead(), reserved);
-          } catch (error) {
-            if (!isCacheFault(error)) throw error;
-            dropCache(spaceId);
-          }
-          try {
-            return await job(tx, head, await atHead(), reserved);
-          } catch (error) {
-            throw isCacheFault(error) ? cacheUnavailable() : error;
-          }
-        },
-        { timeout: timeoutMs + 60_000, maxWait: 30_000 },
-      );
+      return await transaction(lockAndHead(spaceId, timeoutMs + 60_000), async (sql, opened) => {
+        const head = lockedHead(opened.at(-1)!);
+        // What this node remembers of its file only picks where catching up starts:
+        // the file itself must pass the check the head's change recorded.
+        const atHead = async () => {
+          const file = await syncCache(sql, spaceId, head.headSeq);
+          if (!fileMatches(file, head.check)) throw new JobRefused({ refused: true, code: 'cache_fault', message: 'The cache file is not at the head of its history.' });
+          return file;
+        };
+        try {
+          return await job(sql, head, await atHead(), reserved);
+        } catch (error) {
+          if (!isCacheFault(error)) throw error;
+          dropCache(spaceId);
+        }
+        try {
+          return await job(sql, head, await atHead(), reserved);
+        } catch (error) {
+          throw isCacheFault(error) ? cacheUnavailable() : error;
+        }
+      });
     } catch (error) {
       // A refused statement was rolled back and left the file as it was; after
       // anything else the file may hold a write the history lacks: rebuild it.
@@ -469,7 +490,7 @@ export async function withReadCache<T>(spaceId: string, known: number | null, jo
     if (answer === 'damaged' && ++faults > 1) throw cacheUnavailable();
     await fileLock.write(spaceId, async () => {
       if (answer === 'damaged') dropCache(spaceId);
-      if (!current()) await syncCache(db, spaceId, head);
+      if (!current()) await syncCache(query, spaceId, head);
     });
   }
 }

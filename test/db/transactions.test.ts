@@ -1,7 +1,7 @@
 // In tests the global client refuses queries made inside a transaction's
 // callback: that second connection is how the pool deadlocked under load.
 import { describe, expect, it } from 'vitest';
-import { db } from '@/lib/db/client.ts';
+import { db, query, transaction } from '@/lib/db/client.ts';
 
 const refused = /db\.[\w.$]+ was called inside a transaction: use the transaction client/;
 
@@ -34,5 +34,49 @@ describe('the global client inside a transaction', () => {
     release();
     expect(await transaction).toBe(1);
     expect(await db.user.count({ where: { id: 'usr_inside' } })).toBe(1);
+  });
+});
+
+describe('a plain transaction (transaction())', () => {
+  // Connections of this process that the pool holds inside a transaction while none is running.
+  const openTransactions = async () =>
+    (await query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database() AND state LIKE 'idle in transaction%' AND application_name = ''`))[0].n;
+
+  it('sends its opening statements with BEGIN, commits what its work wrote, and refuses the global client inside', async () => {
+    const value = await transaction("SELECT 'opened' AS word", async (sql, opened) => {
+      await sql('INSERT INTO "User" (id, handle) VALUES ($1, $2)', ['usr_plain', 'plain']);
+      await expect(query('SELECT 1')).rejects.toThrow(refused);
+      await expect(async () => db.user.count()).rejects.toThrow(refused);
+      return opened[0].rows[0].word;
+    });
+    expect(value).toBe('opened');
+    expect(await db.user.count({ where: { id: 'usr_plain' } })).toBe(1);
+  });
+
+  it('rolls back when its work throws, and never gives the pool a connection inside a transaction', async () => {
+    await expect(
+      transaction('SELECT 1', async (sql) => {
+        await sql('INSERT INTO "User" (id, handle) VALUES ($1, $2)', ['usr_plain_thrown', 'plain-thrown']);
+        throw new Error('the work failed');
+      }),
+    ).rejects.toThrow('the work failed');
+    expect(await db.user.count({ where: { id: 'usr_plain_thrown' } })).toBe(0);
+    expect(await openTransactions()).toBe(0);
+  });
+
+  it('fails, rather than answering success, when its work swallowed a failed statement', async () => {
+    await expect(
+      transaction('SELECT 1', async (sql) => {
+        await sql('INSERT INTO "User" (id, handle) VALUES ($1, $2)', ['usr_plain_swallowed', 'plain-swallowed']);
+        await sql('SELECT 1/0').catch(() => {});
+      }),
+    ).rejects.toThrow(/rolled back/);
+    expect(await db.user.count({ where: { id: 'usr_plain_swallowed' } })).toBe(0);
+    expect(await openTransactions()).toBe(0);
+  });
+
+  it('takes a failed opening statement as a failure of the whole, and rolls back', async () => {
+    await expect(transaction('SELECT no_such_column FROM "User"', async () => 'ran')).rejects.toThrow(/no_such_column/);
+    expect(await openTransactions()).toBe(0);
   });
 });

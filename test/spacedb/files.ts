@@ -31,7 +31,7 @@ export async function replayed(client: typeof db, spaceId: string): Promise<Buff
   const head = (await client.spaceDatabase.findUniqueOrThrow({ where: { spaceId } })).headSeq;
   const scratch = scratchFile();
   try {
-    await materialize(client, spaceId, head, scratch, null);
+    await materialize((text, values = []) => client.$queryRawUnsafe(text, ...values), spaceId, head, scratch, null);
     return fs.readFileSync(scratch);
   } finally {
     removeScratch(scratch);

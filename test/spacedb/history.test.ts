@@ -215,7 +215,7 @@ describe('point-in-time restore', () => {
 describe('history older than 30 days', () => {
   it('is dropped up to the newest base before the window, and restores inside the window still work', async () => {
     const { pruneHistory } = await import('@/lib/spacedb/history.ts');
-    const { db: prisma } = await import('@/lib/db/client.ts');
+    const { db: prisma, query } = await import('@/lib/db/client.ts');
     const { token, db, space } = await setup('dbr-prune');
     await sql(db, token, "CREATE TABLE t (a); INSERT INTO t VALUES ('old');");
     await sql(db, token, "INSERT INTO t VALUES ('older still in history')");
@@ -230,7 +230,7 @@ describe('history older than 30 days', () => {
     for (const change of changes.slice(0, -1)) {
       await prisma.spaceDbChange.update({ where: { spaceId_seq: { spaceId: space.id, seq: change.seq } }, data: { at: new Date(Date.now() - 40 * day + change.seq) } });
     }
-    expect(await pruneHistory(prisma, space.id, Date.now())).toBe(2);
+    expect(await pruneHistory(query, space.id, Date.now())).toBe(2);
     const left = await prisma.spaceDbChange.findMany({ where: { spaceId: space.id }, orderBy: { seq: 'asc' }, select: { seq: true, imageSha: true } });
     expect(left.map((c) => c.seq)).toEqual([3, 4]);
     expect(left[0].imageSha).not.toBeNull();
