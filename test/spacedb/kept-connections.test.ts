@@ -59,3 +59,27 @@ it('answers another node’s writes on a node whose query process keeps a connec
     expect(fs.readFileSync(file).equals(history), `${node.origin}'s file is the history's`).toBe(true);
   }
 }, 120_000);
+
+it('gives the next writer a kept write connection as new: the settable PRAGMAs at their defaults and no TEMP table, view or trigger', async () => {
+  // One query process (SPACEDB_WORKERS=1): every write below runs on the same kept connection.
+  const { token } = await devLogin(a.origin, 'dbkeptwriter');
+  const created = await request(a.origin, 'POST', '/v1/spaces', { token, body: { workspace: 'dbkeptwriter', name: 'Data' } });
+  const write = async (sql: string) => {
+    const answer = await request(a.origin, 'POST', `/v1/spaces/${created.json.id}/db/query`, { token, body: { sql, write: true } });
+    expect(answer.status, answer.text).toBe(200);
+    return answer.json.rows as unknown[][];
+  };
+  await write('CREATE TABLE t (a)');
+  await write(`PRAGMA recursive_triggers = ON; PRAGMA case_sensitive_like = ON; PRAGMA reverse_unordered_selects = ON;
+    CREATE TEMP TABLE seen (a); CREATE TEMP VIEW peek AS SELECT * FROM seen;
+    CREATE TEMP TRIGGER spy AFTER INSERT ON main.t BEGIN INSERT INTO seen VALUES (new.a); END;
+    INSERT INTO t VALUES (1)`);
+  expect(await write('SELECT type, name FROM temp.sqlite_master ORDER BY name')).toEqual([]);
+  expect(await write('PRAGMA recursive_triggers')).toEqual([[0]]);
+  expect(await write('PRAGMA reverse_unordered_selects')).toEqual([[0]]);
+  expect(await write("SELECT 'a' LIKE 'A'")).toEqual([[1]]);
+  expect(await write('PRAGMA foreign_keys')).toEqual([[1]]);
+  // The spy is gone with its table: an insert no longer reaches a TEMP table (which would fail without it).
+  await write('INSERT INTO t VALUES (2)');
+  expect(await write('SELECT a FROM t ORDER BY a')).toEqual([[1], [2]]);
+});
