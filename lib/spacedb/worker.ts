@@ -191,13 +191,16 @@ function withReader<T>(file: string, fn: (db: DatabaseSync) => T): T {
  */
 const writers = new Map<string, DatabaseSync>();
 
-// What a new connection has (node's SQLite turns foreign_keys on); case_sensitive_like cannot be read and is off.
-const DEFAULTS = (() => {
+// What a new connection has (node's SQLite turns foreign_keys on), read once from a fresh one.
+// case_sensitive_like cannot be read: LIKE's answer for 'a' and 'A' tells it (off: true).
+const READABLE = [...SETTABLE].filter((name) => name !== 'case_sensitive_like');
+const STATE = `SELECT ${READABLE.map((name) => `(SELECT * FROM pragma_${name}()) AS ${name}`).join(', ')}, 'a' LIKE 'A' AS case_insensitive`;
+type State = Record<string, number>;
+const DEFAULTS: State = (() => {
   const fresh = new DatabaseSync(':memory:', { defensive: true, allowExtension: false });
-  const readable = [...SETTABLE].filter((name) => name !== 'case_sensitive_like');
-  const values = readable.map((name) => `PRAGMA ${name}=${Number(Object.values(fresh.prepare(`PRAGMA ${name}`).get()!)[0])};`);
+  const state = fresh.prepare(STATE).get() as State;
   fresh.close();
-  return [...values, 'PRAGMA case_sensitive_like=OFF;'].join(' ');
+  return state;
 })();
 
 function writer(file: string, maxPageCount: number): DatabaseSync {
@@ -225,12 +228,17 @@ function writer(file: string, maxPageCount: number): DatabaseSync {
   return db;
 }
 
-/** Puts a kept write connection back to a new one's state (triggers first: a TEMP trigger may sit on a main table). */
+/**
+ * Puts a kept write connection back to a new one's state (TEMP triggers first: one may sit on a main
+ * table). Only what differs is set: setting a PRAGMA expires the connection's prepared statements.
+ */
 function resetWriter(db: DatabaseSync): void {
   own(() => {
     const temps = db.prepare("SELECT type, name FROM temp.sqlite_master WHERE type IN ('trigger', 'view', 'table') ORDER BY type = 'table', type = 'view'").all() as { type: string; name: string }[];
     for (const { type, name } of temps) db.exec(`DROP ${type.toUpperCase()} IF EXISTS temp.${quoteName(name)}`);
-    db.exec(DEFAULTS);
+    const state = db.prepare(STATE).get() as State;
+    for (const name of READABLE) if (Number(state[name]) !== Number(DEFAULTS[name])) db.exec(`PRAGMA ${name}=${Number(DEFAULTS[name])}`);
+    if (Number(state.case_insensitive) !== Number(DEFAULTS.case_insensitive)) db.exec(`PRAGMA case_sensitive_like=${DEFAULTS.case_insensitive ? 'OFF' : 'ON'}`);
   });
 }
 
