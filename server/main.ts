@@ -19,7 +19,7 @@ const { createFrontServer } = await import('./index.ts');
 const { config } = await import('../lib/config.ts');
 const { log } = await import('../lib/log.ts');
 const { startStorageSweeper } = await import('../lib/storage/gc.ts');
-const { startWebhookDispatcher } = await import('../lib/webhooks/dispatch.ts');
+const { startBackgroundWork } = await import('./jobs.ts');
 const { createRealtime } = await import('../realtime/server.ts');
 const { drainable } = await import('./drain.ts');
 const { listenOrExit, onStopRequest } = await import('./lifecycle.ts');
@@ -56,8 +56,12 @@ listenOrExit(server, config.port, config.host, (port) => {
 });
 // Reclaims unreferenced blobs and stale temporary files (safe to run on every instance at once).
 const stopSweeper = startStorageSweeper();
-// Sends queued webhook deliveries (every instance may: each delivery is claimed by one).
-const stopDispatcher = startWebhookDispatcher();
+// The job queue's workers (webhook deliveries, ...): every instance runs them, each job goes to one.
+const background = startBackgroundWork();
+background.catch((error: unknown) => {
+  log.error('the job queue did not start', { error: String(error) });
+  process.exit(1);
+});
 
 // A stop request drains (server/drain.ts): not ready, no new connections after
 // the notice, requests in flight finish; room sockets are told to reconnect
@@ -65,7 +69,8 @@ const stopDispatcher = startWebhookDispatcher();
 onStopRequest({
   async drain() {
     stopSweeper();
-    await Promise.all([stopDispatcher(), drain(), realtime.stop()]);
+    // Workers stop taking jobs and finish those in flight.
+    await Promise.all([background.then((stop) => stop()), drain(), realtime.stop()]);
     // Views are written in batches: the last one before leaving.
     await flushViews();
     process.exit(0);

@@ -1,72 +1,43 @@
-// Sends queued webhook deliveries. Any node may: a delivery is claimed by one
-// statement that skips rows another node holds and moves the delivery's next
-// attempt past a lease, so two nodes never send it at once; a node that dies
-// mid-send leaves it to be claimed again when the lease ends (at least once:
-// receivers deduplicate on Atrium-Event-Id). Failures are retried with
-// back-off for about a day, then the delivery is marked failed.
+// Sends queued webhook deliveries through the job queue (lib/jobs). A change
+// writes its deliveries as rows in its own transaction (lib/audit/webhook-events.ts,
+// an outbox); the relay below moves rows that have no job yet into the
+// queue, one job per attempt, the row naming its job, in one transaction: a
+// crash on either side of it loses nothing and queues nothing twice.
 //
-// Fair between endpoints and workspaces: a node sends at most one delivery per
-// endpoint at a time (its oldest due), at most MAX_SENDING at once, and at most
-// PER_WORKSPACE of them for one workspace; each free place goes to the workspace
-// with the fewest deliveries in flight (then the oldest due). A slow endpoint
-// holds only its own deliveries, and one workspace's slow endpoints hold at most
-// PER_WORKSPACE places of a node. Each delivery that ends claims the next.
+// One queue, `webhook-delivery`, with pg-boss's `key_strict_fifo` policy keyed
+// by endpoint: an endpoint gets one delivery at a time, oldest first, and a
+// slow one holds only its own. A node works MAX_SENDING at once, at most
+// PER_WORKSPACE of one workspace (`localGroupConcurrency`). A node that dies
+// mid-send leaves its job active until LEASE_SECONDS pass; another node's
+// supervisor then hands it back and it is sent again (at least once:
+// receivers deduplicate on the event id). Failures are retried by the
+// schedule the docs promise: the attempt's row gets its next time and the
+// relay queues a job that starts then.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { fromPrisma } from 'pg-boss';
 import { db, isDatabaseUnavailable, noteDatabaseUnavailable } from '../db/client.ts';
 import { ApiError } from '../core/errors.ts';
+import { orderedJobId, sendJobs, type Job, type JobKind } from '../jobs/queue.ts';
 import { log } from '../log.ts';
 import { decryptSecret, signatureHeaders } from './secret.ts';
 import { resolveTarget, type Target } from './target.ts';
 
 /** Seconds before each retry; after the last one fails the delivery is marked failed (about 25 hours in all). */
 export const RETRY_AFTER_SECONDS = [60, 300, 1800, 7200, 18_000, 36_000, 28_800];
-/** How long a claimed delivery is left to the node that claimed it. */
-const LEASE_SECONDS = 60;
+/** How long a job may stay active before it is taken to have died with its node. */
+export const LEASE_SECONDS = 30;
 const TIMEOUT_MS = 10_000;
 /** Bytes of an answer read at most; the first RESPONSE_KEPT characters are kept for the log. */
 const RESPONSE_READ_BYTES = 64 * 1024;
 const RESPONSE_KEPT = 1024;
 /** Deliveries a node sends at once, in all, and for one workspace. */
-export const MAX_SENDING = 32;
-export const PER_WORKSPACE = 8;
-const POLL_MS = 1000;
+export const MAX_SENDING = 16;
+export const PER_WORKSPACE = 4;
+const RELAY_MS = 1000;
+const RELAY_BATCH = 500;
 
-type Claimed = { id: string; eventId: string; event: string; payload: unknown; attempts: number; url: string; secretEncrypted: string; endpointId: string; workspaceId: string };
-
-/** What this node is sending now: claims leave these endpoints out and count these workspaces' places. */
-const sending = { endpoints: new Set<string>(), workspaces: new Map<string, number>(), count: 0 };
-
-async function claimDue(limit: number): Promise<Claimed[]> {
-  if (limit <= 0) return [];
-  const busyEndpoints = [...sending.endpoints];
-  const busyWorkspaces = [...sending.workspaces.keys()];
-  const inFlight = [...sending.workspaces.values()];
-  return db.$queryRaw<Claimed[]>`
-    WITH due AS (
-      SELECT DISTINCT ON (d."endpointId") d."id", e."workspaceId", d."nextAttemptAt"
-      FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e ON e."id" = d."endpointId"
-      WHERE d."status" = 'pending' AND d."nextAttemptAt" <= now() AND e."active" AND d."endpointId" <> ALL(${busyEndpoints}::text[])
-      ORDER BY d."endpointId", d."nextAttemptAt", d."createdAt"
-    ),
-    -- A workspace's n-th due delivery would be its (in flight + n)-th place at once.
-    places AS (
-      SELECT due."id", due."nextAttemptAt",
-        coalesce(b."inFlight", 0) + row_number() OVER (PARTITION BY due."workspaceId" ORDER BY due."nextAttemptAt") AS "place"
-      FROM due LEFT JOIN unnest(${busyWorkspaces}::text[], ${inFlight}::int[]) AS b("workspaceId", "inFlight") ON b."workspaceId" = due."workspaceId"
-    ),
-    chosen AS (
-      SELECT d."id" FROM "WebhookDelivery" d JOIN places p ON p."id" = d."id"
-      WHERE d."status" = 'pending' AND d."nextAttemptAt" <= now() AND p."place" <= ${PER_WORKSPACE}
-      ORDER BY p."place", p."nextAttemptAt" LIMIT ${limit}
-      FOR UPDATE OF d SKIP LOCKED
-    )
-    UPDATE "WebhookDelivery" d
-    SET "attempts" = d."attempts" + 1, "lastAttemptAt" = now(), "nextAttemptAt" = now() + make_interval(secs => ${LEASE_SECONDS})
-    FROM chosen, "WebhookEndpoint" e
-    WHERE d."id" = chosen."id" AND e."id" = d."endpointId"
-    RETURNING d."id", d."eventId", d."event", d."payload", d."attempts", e."url", e."secretEncrypted", e."id" AS "endpointId", e."workspaceId"`;
-}
+type Claimed = { id: string; eventId: string; event: string; payload: unknown; attempts: number; url: string; secretEncrypted: string };
 
 type Outcome = { status: number | null; durationMs: number; body: string | null; error: string | null };
 
@@ -128,88 +99,94 @@ async function attempt(claim: Claimed): Promise<Outcome> {
   });
 }
 
-async function deliver(claim: Claimed): Promise<void> {
+/** One attempt of a delivery, if its row still names this job and its endpoint is active. */
+async function deliver(job: Job<{ delivery: string }>): Promise<void> {
+  const [claim] = await db.$queryRaw<Claimed[]>`
+    UPDATE "WebhookDelivery" d SET "attempts" = d."attempts" + 1, "lastAttemptAt" = now()
+    FROM "WebhookEndpoint" e
+    WHERE d."id" = ${job.data.delivery} AND d."jobId" = ${job.id}::uuid AND d."status" = 'pending' AND e."id" = d."endpointId" AND e."active"
+    RETURNING d."id", d."eventId", d."event", d."payload", d."attempts", e."url", e."secretEncrypted"`;
+  if (!claim) {
+    // Paused since it was queued: the relay queues it again once the endpoint is resumed.
+    await db.$executeRaw`UPDATE "WebhookDelivery" SET "jobId" = NULL WHERE "id" = ${job.data.delivery} AND "jobId" = ${job.id}::uuid AND "status" = 'pending'`;
+    return;
+  }
   const outcome = await attempt(claim);
   const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
   const retryIn = RETRY_AFTER_SECONDS[claim.attempts - 1];
   const status = delivered ? 'delivered' : retryIn === undefined ? 'failed' : 'pending';
-  // Only while the claim is still ours (the same attempt): a lease that ran
-  // out may have let another node claim it since.
+  // A retry leaves the row without a job, due later: the relay queues its next attempt.
   await db.$executeRaw`
     UPDATE "WebhookDelivery" SET "status" = ${status}, "responseStatus" = ${outcome.status}, "durationMs" = ${outcome.durationMs},
-      "responseBody" = ${outcome.body}, "error" = ${outcome.error},
+      "responseBody" = ${outcome.body}, "error" = ${outcome.error}, "jobId" = NULL,
       "nextAttemptAt" = now() + make_interval(secs => ${status === 'pending' ? retryIn : 0})
-    WHERE "id" = ${claim.id} AND "attempts" = ${claim.attempts}`;
+    WHERE "id" = ${claim.id} AND "jobId" = ${job.id}::uuid`;
   if (!delivered) log.info('webhook delivery failed', { delivery: claim.id, event: claim.event, attempt: claim.attempts, status: outcome.status, error: outcome.error, final: status === 'failed' });
 }
 
-// Claims run one at a time on a node, so that each sees what the one before took.
-let claims: Promise<unknown> = Promise.resolve();
+export const webhookDeliveries: JobKind<{ delivery: string }> = {
+  name: 'webhook-delivery',
+  queue: {
+    policy: 'key_strict_fifo',
+    expireInSeconds: LEASE_SECONDS,
+    // Retries of the job itself: after a node died mid-send, or when the outcome could not be
+    // recorded (the database was away). Failing for good would hold the endpoint's key, so it
+    // keeps trying, backing off to an hour.
+    retryLimit: 1000,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 3600,
+    deleteAfterSeconds: 24 * 3600,
+  },
+  work: { localConcurrency: MAX_SENDING, localGroupConcurrency: PER_WORKSPACE, pollingIntervalSeconds: 1 },
+  handle: deliver,
+};
 
-/** Claims what this node may send now (up to `limit`) and counts it as sending until `send` ends. */
-function claim(limit: number): Promise<Claimed[]> {
-  const claimed = claims.then(() => claimDue(Math.min(limit, MAX_SENDING - sending.count))).then((rows) => {
-    for (const row of rows) {
-      sending.endpoints.add(row.endpointId);
-      sending.workspaces.set(row.workspaceId, (sending.workspaces.get(row.workspaceId) ?? 0) + 1);
-      sending.count++;
-    }
-    return rows;
-  });
-  claims = claimed.catch(() => {});
-  return claimed;
-}
-
-async function send(row: Claimed): Promise<void> {
-  try {
-    await deliver(row);
-  } catch (error) {
-    // The lease runs out and the delivery is claimed again.
-    log.error('webhook delivery could not be recorded', { delivery: row.id, error: String(error) });
-  } finally {
-    sending.endpoints.delete(row.endpointId);
-    const left = (sending.workspaces.get(row.workspaceId) ?? 1) - 1;
-    if (left > 0) sending.workspaces.set(row.workspaceId, left);
-    else sending.workspaces.delete(row.workspaceId);
-    sending.count--;
-  }
-}
-
-/** Claims and sends the deliveries that are due (one per endpoint), up to `limit`; returns how many were attempted. */
-export async function deliverDue(limit = MAX_SENDING): Promise<number> {
-  const claimed = await claim(limit);
-  await Promise.all(claimed.map(send));
-  return claimed.length;
-}
-
-let dispatcher: NodeJS.Timeout | undefined;
+type Relayed = { id: string; jobId: string; endpointId: string; workspaceId: string; nextAttemptAt: Date };
 
 /**
- * Sends due deliveries in this process: every second, and again whenever a
- * delivery ends (its place goes to the next one due); returns the function
- * that stops it (resolved once no claim is running; deliveries in flight end
- * on their own, or their lease does).
+ * Queues a job for each pending delivery of an active endpoint that has none
+ * (new, due for a retry, or its endpoint resumed), oldest first; returns how
+ * many it queued.
  */
-export function startWebhookDispatcher(): () => Promise<void> {
-  if (dispatcher) return async () => {};
-  let stopped = false;
-  const fill = async () => {
-    if (stopped) return;
-    try {
-      const claimed = await claim(MAX_SENDING);
-      for (const row of claimed) void send(row).then(fill);
-    } catch (error) {
-      // An outage is logged once for the whole process (lib/db/client.ts), not on every tick.
-      if (isDatabaseUnavailable(error)) noteDatabaseUnavailable();
-      else log.error('webhook dispatch failed', { error: String(error) });
-    }
-  };
-  dispatcher = setInterval(fill, POLL_MS);
-  dispatcher.unref();
+export async function relayDeliveries(): Promise<number> {
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<Omit<Relayed, 'jobId'>[]>`
+      SELECT d."id", d."endpointId", e."workspaceId", d."nextAttemptAt"
+      FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e ON e."id" = d."endpointId"
+      WHERE d."jobId" IS NULL AND d."status" = 'pending' AND e."active"
+      ORDER BY d."createdAt", d."id" LIMIT ${RELAY_BATCH}
+      FOR UPDATE OF d SKIP LOCKED`;
+    if (!rows.length) return 0;
+    const relayed: Relayed[] = rows.map((row) => ({ ...row, jobId: orderedJobId() }));
+    await tx.$executeRaw`
+      UPDATE "WebhookDelivery" d SET "jobId" = r."jobId"
+      FROM unnest(${relayed.map((r) => r.id)}::text[], ${relayed.map((r) => r.jobId)}::uuid[]) AS r("id", "jobId")
+      WHERE d."id" = r."id"`;
+    await sendJobs(
+      webhookDeliveries,
+      relayed.map((r) => ({ id: r.jobId, data: { delivery: r.id }, singletonKey: r.endpointId, group: { id: r.workspaceId }, startAfter: r.nextAttemptAt })),
+      { db: fromPrisma(tx) },
+    );
+    return relayed.length;
+  });
+}
+
+/** Relays deliveries every second in this process; returns the function that stops it (once no relay is running). */
+export function startWebhookRelay(): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(() =>
+      relayDeliveries().catch((error) => {
+        // An outage is logged once for the whole process (lib/db/client.ts), not on every tick.
+        if (isDatabaseUnavailable(error)) noteDatabaseUnavailable();
+        else log.error('webhook relay failed', { error: String(error) });
+      }),
+    );
+  }, RELAY_MS);
+  timer.unref();
   return async () => {
-    stopped = true;
-    clearInterval(dispatcher);
-    dispatcher = undefined;
-    await claims;
+    clearInterval(timer);
+    await running;
   };
 }

@@ -25,7 +25,7 @@ const LIB_LAYERS = [
   ['lib/storage', 'lib/workspaces'],
   ['lib/billing', 'lib/webhooks'],
   ['lib/audit', 'lib/auth', 'lib/notifications'],
-  ['lib/access', 'lib/accounts'],
+  ['lib/access', 'lib/accounts', 'lib/jobs'],
   ['lib/db'],
   ['lib/ai', 'lib/core'],
   ['lib/log.ts', 'lib/mail'],

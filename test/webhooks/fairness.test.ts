@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
-import { PER_WORKSPACE, startWebhookDispatcher } from '@/lib/webhooks/dispatch.ts';
+import { PER_WORKSPACE } from '@/lib/webhooks/dispatch.ts';
+import { startBackgroundWork } from '@/server/jobs.ts';
 import { queueWebhookEvent } from '@/lib/audit/webhook-events.ts';
 import { World } from '../http/world.ts';
 import { waitFor } from '../rooms/socket-helpers.ts';
@@ -77,7 +78,7 @@ describe('fair webhook delivery', () => {
     for (let i = 0; i < EVENTS; i++) await queueWebhookEvent(db, busyId, 'comment.created', { n: i });
     await queueWebhookEvent(db, await idOf(other), 'comment.created', { n: 'other' });
 
-    const stop = startWebhookDispatcher();
+    const stop = await startBackgroundWork();
     try {
       await waitFor("the other workspace's delivery", () => fastReceived.length === 1, 30_000);
       await waitFor("the slow workspace's share of the node", () => held.length === PER_WORKSPACE);

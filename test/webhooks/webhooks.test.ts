@@ -9,9 +9,10 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '@/lib/config.ts';
 import { db } from '@/lib/db/client.ts';
-import { deliverDue, RETRY_AFTER_SECONDS } from '@/lib/webhooks/dispatch.ts';
+import { relayDeliveries, RETRY_AFTER_SECONDS, webhookDeliveries } from '@/lib/webhooks/dispatch.ts';
 import { encryptSecret } from '@/lib/webhooks/secret.ts';
 import { FILES, World } from '../http/world.ts';
+import { makeDue, workDue } from '../jobs.ts';
 import { push } from '../push.ts';
 import { useApiServers } from '../process-server.ts';
 import { useFrontServer } from '../server.ts';
@@ -65,9 +66,9 @@ async function register(events: string[], url = receiverUrl): Promise<{ id: stri
 /** One version of `files` through plan, upload and commit, as the owner. */
 const pushAsOwner = (spaceId: string, files: Record<string, string>, message: string) => push(server.origin, w.people.owner.token, spaceId, files, message);
 
-/** Sends everything due now, as the dispatcher does every second. */
+/** Relays and sends everything due now, as a server's relay and workers do, until nothing is left. */
 async function flush() {
-  while ((await deliverDue()) > 0);
+  while ((await relayDeliveries()) + (await workDue(webhookDeliveries)) > 0);
 }
 
 /** Checks a delivery as a receiver would: with the published Standard Webhooks library, and the older Atrium-Signature by hand. */
@@ -160,7 +161,8 @@ describe('webhooks', () => {
 
     // Due again, and answered: delivered on the second attempt.
     answer = { status: 204, body: '' };
-    await db.webhookDelivery.update({ where: { id: delivery.id }, data: { nextAttemptAt: new Date() } });
+    const { jobId } = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    await makeDue(webhookDeliveries, jobId!);
     await flush();
     [delivery] = (await w.must(200, 'GET', `/v1/webhooks/${hook.id}/deliveries`, { as: w.people.owner })).deliveries;
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 2, responseStatus: 204, nextAttemptAt: null });

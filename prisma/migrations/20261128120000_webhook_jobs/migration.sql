@@ -1,0 +1,8 @@
+-- Webhook deliveries are sent through the job queue (pg-boss, schema pgboss,
+-- created by the server at start). A delivery row names the job of its next
+-- attempt; pending rows without one are relayed into the queue
+-- (lib/webhooks/dispatch.ts), so deliveries queued before this release are sent too.
+ALTER TABLE "WebhookDelivery" ADD COLUMN "jobId" UUID;
+
+DROP INDEX "WebhookDelivery_status_nextAttemptAt_idx";
+CREATE INDEX "WebhookDelivery_status_jobId_idx" ON "WebhookDelivery"("status", "jobId");
