@@ -2,7 +2,9 @@
 import { afterAll, beforeAll } from 'vitest';
 import { POST as devLoginRoute } from '@/app/v1/auth/dev-login/route.ts';
 import { config } from '@/lib/config.ts';
+import { notificationMails } from '@/lib/notifications/notifications.ts';
 import { downloadResponse } from '@/server/sites.ts';
+import { workDue } from './jobs.ts';
 import { startSmtpServer } from './smtp-server.ts';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
@@ -49,7 +51,7 @@ export async function signIn(handle: string, label: 'cli' | 'web' = 'cli', name?
 
 /**
  * A local SMTP server for the calling file's tests, set as SMTP_URL while they
- * run; `url` and `mails` are read once it has started.
+ * run; `url`, `mails` and `sent()` are read once it has started.
  */
 export function useSmtpServer() {
   let server: Awaited<ReturnType<typeof startSmtpServer>> | undefined;
@@ -65,7 +67,13 @@ export function useSmtpServer() {
     get url() {
       return server!.url;
     },
+    /** The messages received so far (mail sent in the request: sign-in and invitation links). */
     get mails() {
+      return server!.mails;
+    },
+    /** The messages received, once the queued mails have been sent (the queue worked from this process, until empty). */
+    async sent() {
+      while ((await workDue(notificationMails)) > 0);
       return server!.mails;
     },
   };

@@ -1,8 +1,9 @@
 // A person's inbox (docs/decisions.md, "Notifications"). An event's
 // notifications are written by one statement in the transaction of the change
 // they report, as webhook events are, and never for the person who acted;
-// after the commit they are mailed to those who asked for their kind, and each
-// recipient's inbox is trimmed. What a person sees is decided when they read
+// after the commit each recipient's inbox is trimmed and a mail is queued
+// (lib/jobs) for those who asked for their kind: sent by a worker, not in the
+// request, and retried while the SMTP server refuses it. What a person sees is decided when they read
 // it (lib/access/notifications.ts), from current grants.
 import type { SignedInCaller } from '../core/caller.ts';
 import { visibleNotifications } from '../access/notifications.ts';
@@ -11,6 +12,7 @@ import { db, type Prisma } from '../db/client.ts';
 import type { WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
+import { sendJobs, type Job, type JobKind } from '../jobs/queue.ts';
 import { log } from '../log.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { roomPath } from '../core/room-paths.ts';
@@ -56,15 +58,19 @@ export function markInvitationRead(client: Pick<Prisma.TransactionClient, 'notif
 }
 
 /**
- * After the commit: trims the recipients' inboxes and mails those who want
- * this kind by mail. Best effort: a failure is logged, the event stands.
- * Answers how many messages went out.
+ * After the commit: trims the recipients' inboxes and queues a mail for each
+ * who wants this kind by mail. Best effort: a failure is logged, the event
+ * stands. Answers how many mails were queued.
  */
 export async function deliverNotifications(rows: Row[]): Promise<number> {
   if (!rows.length) return 0;
   try {
     await trimInboxes(rows.map((r) => r.userId));
-    return config.smtpUrl ? await mailNotifications(rows) : 0;
+    if (!config.smtpUrl) return 0;
+    const recipients = await db.user.findMany({ where: { id: { in: rows.map((r) => r.userId) }, email: { not: null } }, select: { id: true, mailOn: true } });
+    const mailed = rows.filter((r) => recipients.some((u) => u.id === r.userId && u.mailOn.includes(r.kind)));
+    await sendJobs(notificationMails, mailed.map((r) => ({ data: { notification: r.id } })));
+    return mailed.length;
   } catch (error) {
     log.warn('notification delivery failed', { notifications: rows.map((r) => r.id), error: String(error) });
     return 0;
@@ -80,19 +86,24 @@ async function trimInboxes(userIds: string[]): Promise<void> {
     WHERE n."seq" = r."seq" AND (r.rank > ${INBOX_CAP} OR (n."readAt" IS NOT NULL AND n."createdAt" < now() - make_interval(days => ${READ_KEPT_DAYS})))`;
 }
 
-async function mailNotifications(rows: Row[]): Promise<number> {
-  let sent = 0;
-  const recipients = await db.user.findMany({ where: { id: { in: rows.map((r) => r.userId) }, email: { not: null } }, select: { id: true, email: true, mailOn: true } });
-  for (const recipient of recipients) {
-    const row = rows.find((r) => r.userId === recipient.id)!;
-    if (!recipient.mailOn.includes(row.kind)) continue;
-    const [notification] = (await readNotifications(recipient.id, { id: row.id }, 1)).notifications;
-    if (!notification) continue;
-    const { title, detail } = notificationText(notification);
-    if (await sendMail({ to: recipient.email!, subject: title, text: `${title}${detail ? `:\n\n${detail}` : '.'}\n\nOpen it: ${config.publicUrl}${notification.path}\n\nChoose which notifications are e-mailed to you: ${config.publicUrl}/settings/preferences\n` })) sent++;
-  }
-  return sent;
+/** Mails one notification, as it reads when the job runs; nothing when its recipient can no longer see it or no longer wants it. */
+async function mailNotification(job: Job<{ notification: string }>): Promise<void> {
+  const row = await db.notification.findUnique({ where: { id: job.data.notification }, select: { userId: true, kind: true, user: { select: { email: true, mailOn: true } } } });
+  if (!row?.user.email || !row.user.mailOn.includes(row.kind)) return;
+  const [notification] = (await readNotifications(row.userId, { id: job.data.notification }, 1)).notifications;
+  if (!notification) return;
+  const { title, detail } = notificationText(notification);
+  // Throws when the SMTP server refuses it: the job is retried.
+  await sendMail({ to: row.user.email, subject: title, text: `${title}${detail ? `:\n\n${detail}` : '.'}\n\nOpen it: ${config.publicUrl}${notification.path}\n\nChoose which notifications are e-mailed to you: ${config.publicUrl}/settings/preferences\n` });
 }
+
+export const notificationMails: JobKind<{ notification: string }> = {
+  name: 'notification-mail',
+  // An SMTP server that refuses is tried again after about 1, 2, 4, 8 and 16 minutes.
+  queue: { expireInSeconds: 120, retryLimit: 5, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600, deleteAfterSeconds: 24 * 3600 },
+  work: { localConcurrency: 2, pollingIntervalSeconds: 2 },
+  handle: mailNotification,
+};
 
 const include = {
   actor: { select: { id: true, handle: true, name: true } },

@@ -286,7 +286,7 @@ function roomEndpoints(prefix: '/v1/rooms' | '/v1/live-spaces', acceptPath: stri
       body: z.object({ handle, pageId: text().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be a page id') }),
       response: z.object({
         notified: z.boolean().meta({ description: 'Whether a notification was added to their inbox now (not when they were told of this page in the last few minutes, nor for oneself).' }),
-        mailed: z.boolean().meta({ description: 'Whether an e-mail went out now.' }),
+        mailed: z.boolean().meta({ description: 'Whether an e-mail was queued for the person (sent by a background worker, retried while the mail server refuses it).' }),
       }),
       errors: [403, 404, 429],
     }),

@@ -426,12 +426,12 @@ describe('mentions', () => {
     for (const person of [viewer, pusher, outsider, owner]) await db.user.update({ where: { id: person.user.id }, data: { email: `${person.user.handle}@example.com` } });
     const body = `@${pusher.user.handle} and @${outsider.user.handle}, see this. Also @${viewer.user.handle} and again @${pusher.user.handle}. mail@${owner.user.handle}.com`;
     expect((await comments.create(space.id, { path: 'guide.md', body }, { token: viewer.token })).status).toBe(200);
-    expect(smtp.mails.map((m) => m.to)).toEqual([[`<${pusher.user.handle}@example.com>`]]);
-    expect(smtp.mails[0].data).toContain('mentioned you');
+    expect((await smtp.sent()).map((m) => m.to)).toEqual([[`<${pusher.user.handle}@example.com>`]]);
+    expect((await smtp.sent())[0].data).toContain('mentioned you');
 
     // Edits do not mail again; guests mention nobody.
     await patchSpace(owner.token, space.id, { visibility: 'public', guestComments: true });
     await comments.create(space.id, { path: 'guide.md', body: `@${owner.user.handle} look`, guest: { name: 'Gail', key: guestKey() } });
-    expect(smtp.mails).toHaveLength(1);
+    expect(await smtp.sent()).toHaveLength(1);
   });
 });

@@ -189,19 +189,21 @@ describe('keeping the inbox bounded, and mail', () => {
     await db.user.update({ where: { id: person.id }, data: { email: `${person.handle}@example.com` } });
     expect((await w.must(200, 'GET', '/v1/me/notification-settings', { as: person })).mailOn).toEqual(['mention']);
     const thread = await comment(person, w.spaces.members, { body: 'My thread' });
-    const sent = () => smtp.mails.filter((m) => m.to.includes(`<${person.handle}@example.com>`));
+    const sent = async () => (await smtp.sent()).filter((m) => m.to.includes(`<${person.handle}@example.com>`));
 
     await comment(w.people.owner, w.spaces.members, { body: 'A reply', parentId: thread.id });
     await comment(w.people.owner, w.spaces.members, { body: `@${person.handle} a mention` });
-    expect(sent()).toHaveLength(1);
-    expect(sent()[0].data).toContain('mentioned you on docs/guide.md in members space');
+    // Queued, not sent in the request: nothing arrives until a worker sends it.
+    expect(smtp.mails.filter((m) => m.to.includes(`<${person.handle}@example.com>`))).toEqual([]);
+    expect(await sent()).toHaveLength(1);
+    expect((await sent())[0].data).toContain('mentioned you on docs/guide.md in members space');
 
     const saved = await w.must(200, 'PATCH', '/v1/me/notification-settings', { as: person, body: { mailOn: ['reply', 'reply', 'resolved'] } });
     expect(saved.mailOn).toEqual(['reply', 'resolved']);
     await comment(w.people.owner, w.spaces.members, { body: 'Another reply', parentId: thread.id });
     await comment(w.people.owner, w.spaces.members, { body: `@${person.handle} not mailed` });
-    expect(sent()).toHaveLength(2);
-    expect(sent()[1].data).toContain('replied to your thread');
+    expect(await sent()).toHaveLength(2);
+    expect((await sent())[1].data).toContain('replied to your thread');
     expect((await w.call('PATCH', '/v1/me/notification-settings', { as: person, body: { mailOn: ['everything'] } })).status).toBe(400);
   });
 });

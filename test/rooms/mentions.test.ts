@@ -41,8 +41,8 @@ describe('mentions in rooms', () => {
     const first = await mention(member, viewer.handle);
     expect(first.status).toBe(200);
     expect(first.json).toEqual({ notified: true, mailed: true });
-    expect(smtp.mails.map((m) => m.to)).toEqual([[`<${viewer.handle}@example.com>`]]);
-    const text = mailText(smtp.mails[0]);
+    expect((await smtp.sent()).map((m) => m.to)).toEqual([[`<${viewer.handle}@example.com>`]]);
+    const text = mailText((await smtp.sent())[0]);
     expect(text).toContain(`@${member.handle} mentioned you`);
     expect(text).toContain('Launch plan');
     expect(text).toContain(`${config.publicUrl}/rooms/${room}?page=page1`);
@@ -50,11 +50,11 @@ describe('mentions in rooms', () => {
     // Mentioned again on the page, by anyone: no second message for a while.
     expect((await mention(member, viewer.handle)).json).toEqual({ notified: false, mailed: false });
     expect((await mention(owner, viewer.handle)).json).toEqual({ notified: false, mailed: false });
-    expect(smtp.mails).toHaveLength(1);
+    expect((await smtp.sent())).toHaveLength(1);
     // Another page is another message; mentioning oneself tells nobody.
     expect((await mention(member, viewer.handle, 'page2')).json).toEqual({ notified: true, mailed: true });
     expect((await mention(member, member.handle, 'page3')).json).toEqual({ notified: false, mailed: false });
-    expect(smtp.mails.map((m) => m.to)).toEqual([[`<${viewer.handle}@example.com>`], [`<${viewer.handle}@example.com>`]]);
+    expect((await smtp.sent()).map((m) => m.to)).toEqual([[`<${viewer.handle}@example.com>`], [`<${viewer.handle}@example.com>`]]);
   });
 
   it('mentions anyone of the room: workspace members and people added to it', async () => {
@@ -64,7 +64,7 @@ describe('mentions in rooms', () => {
 
   it('refuses those who cannot edit, people who are not of the room, and hides the room from outsiders', async () => {
     const { owner, viewer, outsider, member } = people;
-    const before = smtp.mails.length;
+    const before = (await smtp.sent()).length;
     const hidden = await mention(outsider, member.handle);
     expect(hidden.status).toBe(404);
     expect(hidden.json.error.code).toBe('not_found');
@@ -80,7 +80,7 @@ describe('mentions in rooms', () => {
     expect((await mention(owner, invited.handle)).status).toBe(404);
     expect((await w.call('POST', `/v1/live-spaces/${room}/mentions`, { as: owner, body: { handle: member.handle, pageId: 'page1' } })).status).toBe(404);
     expect((await mention(owner, member.handle, '../x')).status).toBe(400);
-    expect(smtp.mails.length).toBe(before);
+    expect((await smtp.sent()).length).toBe(before);
   });
 
   it('caps how many mentions one author sends, whatever the pages named', async () => {
@@ -137,9 +137,9 @@ describe('mentions in rooms', () => {
     const { owner, viewer } = people;
     await w.must(200, 'PATCH', '/v1/me/notification-settings', { as: viewer, body: { mailOn: [] } });
     try {
-      const before = smtp.mails.length;
+      const before = (await smtp.sent()).length;
       expect((await mention(owner, viewer.handle, 'no-mail')).json).toEqual({ notified: true, mailed: false });
-      expect(smtp.mails.length).toBe(before);
+      expect((await smtp.sent()).length).toBe(before);
     } finally {
       await w.must(200, 'PATCH', '/v1/me/notification-settings', { as: viewer, body: { mailOn: ['mention'] } });
     }
@@ -151,7 +151,7 @@ describe('mentions in rooms', () => {
     expect((await w.call('POST', `/v1/live-spaces/${live}/mentions`, { as: owner, body: { handle: member.handle, pageId: 'home' } })).json).toEqual({ notified: true, mailed: true });
     const [latest] = (await w.must(200, 'GET', '/v1/notifications', { as: member })).notifications;
     expect(latest).toMatchObject({ room: { id: live, kind: 'live', name: 'Wiki', pageId: 'home' }, path: `/live-spaces/${live}?page=home` });
-    expect(mailText(smtp.mails.at(-1)!)).toContain(`${config.publicUrl}/live-spaces/${live}?page=home`);
+    expect(mailText((await smtp.sent()).at(-1)!)).toContain(`${config.publicUrl}/live-spaces/${live}?page=home`);
   });
 
   it('tells once when the same mention arrives many times at once', async () => {
