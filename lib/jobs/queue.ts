@@ -28,7 +28,17 @@ let boss: PgBoss | undefined;
 /** The process's queue client; it connects when started. */
 function jobQueue(): PgBoss {
   if (!boss) {
-    boss = new PgBoss({ connectionString: config.databaseUrl, schema: 'pgboss', max: 4, application_name: 'atrium-jobs', superviseIntervalSeconds: SUPERVISE_SECONDS, monitorIntervalSeconds: SUPERVISE_SECONDS });
+    // LISTEN/NOTIFY (one connection per process) wakes the workers of a queue with `notify` when
+    // a job is queued, so they poll only as a backstop, for jobs that come due later or are handed back.
+    boss = new PgBoss({
+      connectionString: config.databaseUrl,
+      schema: 'pgboss',
+      max: 4,
+      application_name: 'atrium-jobs',
+      useListenNotify: true,
+      superviseIntervalSeconds: SUPERVISE_SECONDS,
+      monitorIntervalSeconds: SUPERVISE_SECONDS,
+    });
     // Connection trouble while polling; pg-boss keeps polling and recovers.
     boss.on('error', (error) => log.warn('job queue', { error: String(error) }));
   }

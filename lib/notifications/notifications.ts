@@ -100,8 +100,8 @@ async function mailNotification(job: Job<{ notification: string }>): Promise<voi
 export const notificationMails: JobKind<{ notification: string }> = {
   name: 'notification-mail',
   // An SMTP server that refuses is tried again after about 1, 2, 4, 8 and 16 minutes.
-  queue: { expireInSeconds: 120, retryLimit: 5, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600, deleteAfterSeconds: 24 * 3600 },
-  work: { localConcurrency: 2, pollingIntervalSeconds: 2 },
+  queue: { notify: true, expireInSeconds: 120, retryLimit: 5, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600, deleteAfterSeconds: 24 * 3600 },
+  work: { localConcurrency: 2, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 30 },
   handle: mailNotification,
 };
 

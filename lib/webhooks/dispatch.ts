@@ -138,7 +138,9 @@ export const webhookDeliveries: JobKind<{ delivery: string }> = {
     retryDelayMax: 3600,
     deleteAfterSeconds: 24 * 3600,
   },
-  work: { localConcurrency: MAX_SENDING, localGroupConcurrency: PER_WORKSPACE, pollingIntervalSeconds: 1 },
+  // Polled, not woken by NOTIFY: an endpoint's next job becomes fetchable when the one before it
+  // ends, which notifies nobody. The workers' polls (each every 2 s) interleave, so it is taken within a fraction of a second.
+  work: { localConcurrency: MAX_SENDING, localGroupConcurrency: PER_WORKSPACE, pollingIntervalSeconds: 2 },
   handle: deliver,
 };
 

@@ -61,7 +61,7 @@ describe('webhook deliveries and the processes that send them', () => {
 
     const second = await servers.start(env);
     // The job stays the dead process's until its lease ends; the supervisor (every 15 s) then retries it, 5-10 s later.
-    await waitFor('the delivery sent again', () => arrivals.length >= 3, (LEASE_SECONDS + 45) * 1000);
+    await waitFor('the delivery sent again', () => arrivals.length >= 3, (LEASE_SECONDS + 60) * 1000);
     const again = arrivals[1]!;
     expect(again.delivery).toBe(pings[0]);
     expect(again.at - killedAt).toBeGreaterThanOrEqual((LEASE_SECONDS - 1) * 1000);
