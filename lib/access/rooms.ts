@@ -134,9 +134,18 @@ export async function roomAccess(userId: string, kind: RoomKind, id: string, cap
 
 type GrantClient = Pick<PrismaClient, 'roomMember' | 'roomInvite'>;
 
-/** Room grants in one workspace's rooms and live spaces (and so in the apps built from them), of one person or of several. */
-export function grantsInWorkspace(workspaceId: string, userId: string | { in: string[] }): Prisma.RoomMemberWhereInput {
+/** One person's room grants in a workspace's rooms and live spaces (and so in the apps built from them). */
+function grantsInWorkspace(workspaceId: string, userId: string): Prisma.RoomMemberWhereInput {
   return { userId, room: { workspaceId } };
+}
+
+/** The grants the workspace's (accepted) members hold in its rooms and live spaces, with the apps built from each room, oldest first. */
+export function membersRoomGrants(workspaceId: string) {
+  return db.roomMember.findMany({
+    where: { room: { workspaceId }, user: { memberships: { some: { workspaceId, status: 'accepted' } } } },
+    select: { role: true, user: { select: { handle: true } }, room: { select: { id: true, kind: true, name: true, apps: { select: { id: true, name: true }, orderBy: { createdAt: 'asc' } } } } },
+    orderBy: { createdAt: 'asc' },
+  });
 }
 
 /** What a grant kept for someone who leaves the workspace becomes: owning a room stays with the workspace's owners and admins. */

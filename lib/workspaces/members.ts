@@ -3,7 +3,7 @@
 // file keeps the rule that a workspace never loses its last owner.
 import type { SignedInCaller } from '../core/caller.ts';
 import { mayAssignRole, mayRemoveMember } from '../access/capabilities.ts';
-import { endWorkspaceRoomGrants, grantsInWorkspace } from '../access/rooms.ts';
+import { endWorkspaceRoomGrants, membersRoomGrants } from '../access/rooms.ts';
 import { workspaceAccess, workspaceNotFound } from '../access/workspaces.ts';
 import { findUserByHandle } from '../accounts/users.ts';
 import type { Actor } from '../core/caller.ts';
@@ -139,12 +139,7 @@ export type MemberRoom = { id: string; kind: RoomKind; name: string; role: RoomR
  */
 export async function memberRoomGrants({ actor }: SignedInCaller, slug: string): Promise<Record<string, MemberRoom[]>> {
   const { workspace } = await workspaceAccess(actor.user.id, slug, 'admin');
-  const members = await db.membership.findMany({ where: { workspaceId: workspace.id, status: 'accepted' }, select: { userId: true } });
-  const grants = await db.roomMember.findMany({
-    where: grantsInWorkspace(workspace.id, { in: members.map((m) => m.userId) }),
-    select: { role: true, user: { select: { handle: true } }, room: { select: { id: true, kind: true, name: true, apps: { select: { id: true, name: true }, orderBy: { createdAt: 'asc' } } } } },
-    orderBy: { createdAt: 'asc' },
-  });
+  const grants = await membersRoomGrants(workspace.id);
   const byHandle: Record<string, MemberRoom[]> = {};
   for (const g of grants) (byHandle[g.user.handle] ??= []).push({ ...g.room, role: g.role });
   return byHandle;
