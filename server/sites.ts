@@ -10,7 +10,7 @@ import { cookieValue, sessionActor } from './http/authenticate.ts';
 import { limitBody } from './http/body.ts';
 import { callerOf, clientOf, type HeaderReader } from '../lib/core/client.ts';
 import { ApiError, errorResponse } from '../lib/core/errors.ts';
-import { fileResponse } from './http/files.ts';
+import type { FileAnswer } from '../lib/core/files.ts';
 import type { RequestContext } from './http/request-context.ts';
 import { downloadByTicket } from '../lib/spaces/downloads.ts';
 import { ALIAS_PATTERN } from '../lib/schemas/spaces.ts';
@@ -127,31 +127,27 @@ async function answerVisit(request: IncomingMessage, response: ServerResponse, u
   return answer(await serveSite(visitOf(headers, url, site, method, where === 'app-origin' ? await sessionActor(headers) : null), id));
 }
 
-/** A /dl/<ticket> link: no sign-in, one file, 5 minutes. Errors are the API's envelope. */
-export async function downloadResponse(request: Request): Promise<Response> {
-  const parts = new URL(request.url).pathname.split('/').slice(2);
-  const ticket = parts.length === 1 ? decodedSegment(parts[0]) : null;
-  if (!ticket) return errorResponse('not_found', 'This download link is not valid; ask for a new one.');
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return errorResponse('method_not_allowed', `${request.method} is not allowed on a download link; use GET.`, { allow: 'GET' });
-  }
-  try {
-    return await fileResponse(request, await downloadByTicket(ticket));
-  } catch (error) {
-    if (error instanceof ApiError) return errorResponse(error);
-    throw error;
-  }
-}
-
-export async function answerDownload(request: IncomingMessage, response: ServerResponse, context: RequestContext, target: string, rawPath: string) {
+/**
+ * A /dl/<ticket> link: no sign-in, one file, 5 minutes. The stored file is
+ * written straight out (sendAnswer), as a site's is; errors are the API's envelope.
+ */
+export async function answerDownload(request: IncomingMessage, response: ServerResponse, context: RequestContext, _target: string, rawPath: string) {
   context.route = '/dl/{ticket}';
   // The raw path, not the URL parser's: a malformed escape must not become a different ticket.
   const parts = rawPath.split('/').slice(2);
-  const valid = parts.length === 1 && decodedSegment(parts[0]) !== null;
-  const answer = valid
-    ? await downloadResponse(toWebRequest(request, requestUrl(request, target), request.method === 'HEAD' ? 'HEAD' : request.method))
-    : errorResponse('not_found', 'This download link is not valid; ask for a new one.');
-  await sendWebResponse(request, response, answer);
+  const ticket = parts.length === 1 ? decodedSegment(parts[0]) : null;
+  if (!ticket) return sendWebResponse(request, response, errorResponse('not_found', 'This download link is not valid; ask for a new one.'));
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return sendWebResponse(request, response, errorResponse('method_not_allowed', `${request.method} is not allowed on a download link; use GET.`, { allow: 'GET' }));
+  }
+  let file: FileAnswer;
+  try {
+    file = await downloadByTicket(ticket);
+  } catch (error) {
+    if (error instanceof ApiError) return sendWebResponse(request, response, errorResponse(error));
+    throw error;
+  }
+  await sendAnswer(request, response, file, null);
 }
 
 /** A request whose Host is a space's verified custom domain: the space's site. */

@@ -1,10 +1,13 @@
 // Calls route handlers the way Next does: a real Request and a params promise.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { POST as devLoginRoute } from '@/app/v1/auth/dev-login/route.ts';
 import { config } from '@/lib/config.ts';
 import { notificationMails } from '@/lib/notifications/notifications.ts';
-import { downloadResponse } from '@/server/sites.ts';
+import { createFrontServer } from '@/server/index.ts';
 import { workDue } from './jobs.ts';
+import { overSocket } from './server.ts';
 import { startSmtpServer } from './smtp-server.ts';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
@@ -37,9 +40,21 @@ export async function call(handler: Handler, method: string, path: string, optio
   return { status: response.status, headers: response.headers, json, text };
 }
 
-/** Opens a /dl/<ticket> link as the front server does. */
+let frontServer: { server: Server; origin: string } | undefined;
+afterAll(async () => {
+  if (!frontServer) return;
+  frontServer.server.closeAllConnections();
+  await new Promise((resolve) => frontServer!.server.close(resolve));
+});
+
+/** Opens a /dl/<ticket> link over a socket, from the front server (one per test file, started on first use). */
 export async function download(ticket: string) {
-  const response = await downloadResponse(new Request(`${BASE}/dl/${ticket}`));
+  if (!frontServer) {
+    const server = createFrontServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    frontServer = { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  }
+  const response = await overSocket(frontServer.origin, new Request(`${BASE}/dl/${ticket}`));
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
