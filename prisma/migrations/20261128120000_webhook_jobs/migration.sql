@@ -4,5 +4,5 @@
 -- (lib/webhooks/dispatch.ts), so deliveries queued before this release are sent too.
 ALTER TABLE "WebhookDelivery" ADD COLUMN "jobId" UUID;
 
-DROP INDEX "WebhookDelivery_status_nextAttemptAt_idx";
+-- The index of the previous release's claim stays one release (docs/deploy.md, "Upgrading").
 CREATE INDEX "WebhookDelivery_status_jobId_idx" ON "WebhookDelivery"("status", "jobId");
