@@ -1,4 +1,4 @@
-// Background work (docs/decisions.md, "A maintained job queue"): pg-boss, in
+// Background work (docs/decisions.md, "Issue 36: a maintained job queue"): pg-boss, in
 // its own schema `pgboss` of Atrium's database. pg-boss creates and migrates
 // that schema itself when a process starts the queue (not Prisma), so a fresh
 // database, the embedded PostgreSQL and every node of a cluster need nothing
@@ -50,17 +50,27 @@ const declared = new Map<string, Promise<void>>();
 
 /** The process's queue client, started (which creates or migrates pg-boss's schema). */
 export function startedQueue(): Promise<PgBoss> {
-  return (started ??= jobQueue().start());
+  started ??= jobQueue()
+    .start()
+    .catch((error: unknown) => {
+      // The database was away: the next use starts afresh.
+      started = undefined;
+      boss = undefined;
+      throw error;
+    });
+  return started;
 }
 
 /** The started queue with `kind`'s queue created (or its options brought up to date). */
 async function ready(kind: JobKind<never>): Promise<PgBoss> {
   const queue = await startedQueue();
   if (!declared.has(kind.name)) {
-    declared.set(kind.name, (async () => {
+    const declaring = (async () => {
       if (await queue.getQueue(kind.name)) await queue.updateQueue(kind.name, updatable(kind.queue));
       else await queue.createQueue(kind.name, kind.queue);
-    })());
+    })();
+    declared.set(kind.name, declaring);
+    declaring.catch(() => declared.delete(kind.name));
   }
   await declared.get(kind.name);
   return queue;
