@@ -42,6 +42,7 @@ function sources(): string[] {
 const LIMITS: Record<string, 'checked below' | string> = {
   search: 'checked below',
   'room-mention-author': 'checked below',
+  'room-history': 'checked below',
   'guest-comment': 'checked below',
   'view-beacon': 'checked below',
   'unlock-address': 'checked below',
@@ -128,13 +129,17 @@ describe('Retry-After on every 429', () => {
     expect([...declaredRateLimits().keys()].filter((name) => name in LIMITS).sort()).toEqual(Object.keys(LIMITS).sort());
   });
 
-  it('on the API: search, mentions, guest comments, view beacons, unlocking, guest database writes, domain verification', async () => {
+  it('on the API: search, mentions, page history, guest comments, view beacons, unlocking, guest database writes, domain verification', async () => {
     const { owner, member } = w.people;
     await exhaust('search', member.id);
     expectRetryAfter(await w.call('GET', '/v1/search', { as: member, query: { q: 'guide' }, headers: from }), over('search'));
 
     await exhaust('room-mention-author', owner.id);
     expectRetryAfter(await w.call('POST', `/v1/rooms/${w.rooms.room}/mentions`, { as: owner, body: { handle: member.handle, pageId: 'p1' }, headers: from }), over('room-mention-author'));
+
+    const pageId = await w.roomPage('room');
+    await exhaust('room-history', owner.id);
+    expectRetryAfter(await w.call('POST', `/v1/rooms/${w.rooms.room}/pages/${pageId}/history`, { as: owner, body: { name: 'Kept' }, headers: from }), over('room-history'));
 
     const open = w.spaces.public;
     await w.must(200, 'PATCH', `/v1/spaces/${open}`, { as: owner, body: { guestComments: true } });
