@@ -1,54 +1,31 @@
-// Line diffs of text files between two versions, for the history page:
-// common lines at both ends are skipped, the middle is compared by longest
-// common subsequence, and the result is cut into hunks with a few lines of
-// context, like `diff -u`.
+// Line diffs of text files between two versions, for the history page: the
+// product's one line diff (lib/core/line-diff.ts) with each line's numbers, cut
+// into hunks with a few lines of context, like `diff -u`.
+import { lineDiff as diffLines } from '../core/line-diff.ts';
 
 export type DiffLine = { kind: 'same' | 'added' | 'removed'; text: string; old: number | null; new: number | null };
 export type Hunk = { lines: DiffLine[] };
 
-/** Middles longer than this many cells (lines × lines) are not compared line by line. */
-const MAX_CELLS = 4_000_000;
-
-export function lineDiff(before: string, after: string): DiffLine[] | null {
-  const a = before.split('\n');
-  const b = after.split('\n');
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const n = endA - start;
-  const m = endB - start;
-  if (n * m > MAX_CELLS) return null;
-  // lcs[i][j]: longest common subsequence of a[start+i..endA) and b[start+j..endB).
-  const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i][j] = a[start + i] === b[start + j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
-    }
-  }
+/** Every line of both texts in order, numbered; in each change, the removed lines before the added ones, as `diff -u` shows a replacement. */
+export function lineDiff(before: string, after: string): DiffLine[] {
   const out: DiffLine[] = [];
-  for (let k = 0; k < start; k++) out.push({ kind: 'same', text: a[k], old: k + 1, new: k + 1 });
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[start + i] === b[start + j]) {
-      out.push({ kind: 'same', text: a[start + i], old: start + i + 1, new: start + j + 1 });
-      i++;
-      j++;
-    } else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) {
-      // Removed lines before added ones, as `diff -u` shows a replacement.
-      out.push({ kind: 'removed', text: a[start + i], old: start + i + 1, new: null });
-      i++;
-    } else {
-      out.push({ kind: 'added', text: b[start + j], old: null, new: start + j + 1 });
-      j++;
+  let old = 0;
+  let now = 0;
+  let added: DiffLine[] = [];
+  for (const line of diffLines(before, after)) {
+    if (line.op === 'remove') {
+      out.push({ kind: 'removed', text: line.text, old: ++old, new: null });
+      continue;
     }
+    if (line.op === 'add') {
+      added.push({ kind: 'added', text: line.text, old: null, new: ++now });
+      continue;
+    }
+    out.push(...added);
+    added = [];
+    out.push({ kind: 'same', text: line.text, old: ++old, new: ++now });
   }
-  for (let k = 0; k < a.length - endA; k++) out.push({ kind: 'same', text: a[endA + k], old: endA + k + 1, new: endB + k + 1 });
+  out.push(...added);
   return out;
 }
 
