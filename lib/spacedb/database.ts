@@ -34,6 +34,7 @@ import {
   type WriteLogEntry,
 } from './history.ts';
 import { Semaphore } from '../pool.ts';
+import { runBounded } from './bounded.ts';
 import { JobKilled, JobRefused, Pool, PoolClosed, type Owner } from './pool.ts';
 import { splitStatements } from './sql.ts';
 import type { Job, RunJob, RunResult, TablesResult } from './worker.ts';
@@ -168,13 +169,19 @@ function asApiError(error: unknown, deadlineMs: number): unknown {
 
 /**
  * A read for `owner`: admitted, run on the space's cache file at the head
- * (`head` when this request has read it already), on a process of its own.
+ * (`head` when this request has read it already): here when its statement
+ * cannot run away (bounded.ts), else on a query process of its own.
  */
 async function readAs<T>(owner: Asker, spaceId: string, job: (file: string) => Job, head: number | null = null): Promise<T> {
   const release = admitJob(owner, spaceId);
   const deadlineMs = deadlineOf(owner);
   try {
-    return await withReadCache(spaceId, head, (file) => thePool().run<T>(job(file), deadlineMs, owner, spaceId));
+    return await withReadCache(spaceId, head, async (file) => {
+      const task = job(file);
+      // A run job's answer is a RunResult, as the query process's would be.
+      const here = task.op === 'run' ? runBounded(task) : null;
+      return here ? ({ ...here, delta: null } as T) : thePool().run<T>(task, deadlineMs, owner, spaceId);
+    });
   } catch (error) {
     throw asApiError(error, deadlineMs);
   } finally {
