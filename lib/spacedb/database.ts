@@ -207,14 +207,14 @@ async function writeLease(owner: Owner, spaceId: string): Promise<{ run<T>(job: 
   };
 }
 
-// Asked by every write: plain SQL, prepared once per connection.
+// Asked by writes whose request did not read the plan with the space: plain SQL, prepared once per connection.
 const PLAN = 'SELECT "plan" FROM "Workspace" WHERE "id" = $1';
 
 /** The plan's database size cap, as SQLite pages (4096 bytes). */
 async function maxPageCount(space: SpaceRef): Promise<number> {
-  const [workspace] = await query<{ plan: Plan }>(PLAN, [space.workspaceId]);
-  if (!workspace) throw new ApiError('not_found', 'This space has no workspace.');
-  const bytes = limitsOf(workspace).databaseBytes;
+  const plan = space.plan ?? (await query<{ plan: Plan }>(PLAN, [space.workspaceId]))[0]?.plan;
+  if (!plan) throw new ApiError('not_found', 'This space has no workspace.');
+  const bytes = limitsOf({ plan }).databaseBytes;
   return bytes === null ? 2 ** 31 - 2 : Math.max(2, Math.floor(bytes / 4096));
 }
 
@@ -239,7 +239,8 @@ function checkLength(sql: string): void {
   }
 }
 
-type SpaceRef = { id: string; workspaceId: string };
+/** `plan` when this request's own statement read it (LoadedSpace), else it is read before the write. */
+type SpaceRef = { id: string; workspaceId: string; plan?: Plan | null };
 
 /** Runs a write holding the space's lock, records its pages and logs it. */
 async function runWrite(
@@ -290,7 +291,7 @@ async function answerQuery(caller: Caller, loaded: LoadedSpace, body: Query): Pr
   const params = bindable(body.params);
   if (body.write) {
     return strip(
-      await runWrite(loaded.space, caller, { sql: body.sql, params }, { userId: caller.actor!.user.id, guestName: null, kind: 'member', name: null }),
+      await runWrite({ ...loaded.space, plan: loaded.plan }, caller, { sql: body.sql, params }, { userId: caller.actor!.user.id, guestName: null, kind: 'member', name: null }),
     );
   }
   return strip(
@@ -320,7 +321,7 @@ async function runGuestWrite(loaded: LoadedSpace, caller: Caller, body: Query): 
   // The name is shown in the writes' log, as a comment's guest name is beside the comment.
   const guestName = body.guest?.name === undefined ? null : cleanGuestName(body.guest.name);
   if (guestName !== null) await checkGuestName(guestName, 'body.guest.name');
-  return runWrite(loaded.space, caller, { sql: statement.sql, params: bindable(body.params) }, { userId: null, guestName, kind: 'guest', name: statement.name });
+  return runWrite({ ...loaded.space, plan: loaded.plan }, caller, { sql: statement.sql, params: bindable(body.params) }, { userId: null, guestName, kind: 'guest', name: statement.name });
 }
 
 export async function overview(caller: Caller, spaceId: string): Promise<TablesResult> {
@@ -393,7 +394,7 @@ export async function exportDump(caller: Caller, spaceId: string): Promise<{ fil
 /** Drops every table, view, index and trigger; `before` is a moment that restores what was. */
 export async function resetDatabase(caller: Caller, spaceId: string): Promise<{ before: number }> {
   const loaded = await spaceWith(caller, spaceId, 'admin');
-  const pages = await maxPageCount(loaded.space);
+  const pages = await maxPageCount({ ...loaded.space, plan: loaded.plan });
   let before = 0;
   const owner = ownerOf(caller);
   const release = admitJob(owner, spaceId);

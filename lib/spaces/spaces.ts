@@ -5,7 +5,7 @@ import { rolesWith, workspaceRoleCan } from '../access/capabilities.ts';
 import { notFound, permissionsFor, requirePermission, standingFrom, type SpacePermissions } from '../access/spaces.ts';
 import { siteUrl } from './hosts.ts';
 import { db, Prisma, query } from '../db/client.ts';
-import type { WorkspaceRole } from '../db/generated/client.ts';
+import type { Plan, WorkspaceRole } from '../db/generated/client.ts';
 import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import type { Space } from '../schemas/spaces.ts';
@@ -20,28 +20,30 @@ const spaceInclude = {
 export type SpaceRow = Prisma.SpaceGetPayload<{ include: typeof spaceInclude }>;
 
 /**
- * `dbHead`: the head of the space's database history (its SpaceDatabase.headSeq) as this request's
- * own statement read it, or null when the record came from the anonymous callers' cache.
+ * `dbHead` and `plan`: the head of the space's database history (its SpaceDatabase.headSeq) and its
+ * workspace's plan as this request's own statement read them, or null when the record came from the
+ * anonymous callers' cache.
  */
-export type LoadedSpace = { space: SpaceRow; permissions: SpacePermissions; dbHead: number | null };
+export type LoadedSpace = { space: SpaceRow; permissions: SpacePermissions; dbHead: number | null; plan: Plan | null };
 
 /**
- * The space, its workspace, the caller's standing towards it and the head of
- * its database's history in one plain statement: every request about a space
- * (each file of a published site among them) starts here, and a read of the
- * space's database needs no statement of its own.
+ * The space, its workspace and plan, the caller's standing towards it and the
+ * head of its database's history in one plain statement: every request about a
+ * space (each file of a published site among them) starts here, and a query of
+ * the space's database needs no statement of its own for the head or the
+ * plan's size cap.
  */
 const LOAD_SPACE = `
   SELECT s."id", s."workspaceId", s."name", s."kind", s."visibility", s."guestComments", s."guestWrites",
     s."passwordHash", s."latestVersion", s."createdById", s."createdAt", s."commentsUpdatedAt", s."uploadsUpdatedAt",
-    w."slug" AS "workspaceSlug", w."name" AS "workspaceName",
+    w."slug" AS "workspaceSlug", w."name" AS "workspaceName", w."plan" AS "plan",
     (SELECT m."role" FROM "Membership" m WHERE m."workspaceId" = s."workspaceId" AND m."userId" = $2 AND m."status" = 'accepted') AS "role",
     EXISTS (SELECT 1 FROM "SpaceViewer" v WHERE v."spaceId" = s."id" AND v."userId" = $2) AS "listedViewer",
     COALESCE((SELECT d."headSeq" FROM "SpaceDatabase" d WHERE d."spaceId" = s."id"), 0) AS "dbHead"
   FROM "Space" s JOIN "Workspace" w ON w."id" = s."workspaceId"
   WHERE s."id" = $1`;
 
-type LoadRow = Omit<SpaceRow, 'workspace'> & { workspaceSlug: string; workspaceName: string; role: WorkspaceRole | null; listedViewer: boolean; dbHead: number };
+type LoadRow = Omit<SpaceRow, 'workspace'> & { workspaceSlug: string; workspaceName: string; plan: Plan; role: WorkspaceRole | null; listedViewer: boolean; dbHead: number };
 
 /** The space and the caller's permissions; not_found when it does not exist or is hidden from them. */
 export async function loadSpace(caller: Caller, id: string): Promise<LoadedSpace> {
@@ -53,14 +55,14 @@ export async function loadSpace(caller: Caller, id: string): Promise<LoadedSpace
   // Someone who is nobody in particular stands the same towards a space as anyone else: their record is kept (space-cache.ts).
   const row = caller.actor || caller.spaceToken ? await load() : await anonymousRecord(id, load);
   if (!row) throw notFound(id);
-  const { workspaceSlug, workspaceName, role, listedViewer, dbHead, ...fields } = row;
+  const { workspaceSlug, workspaceName, plan, role, listedViewer, dbHead, ...fields } = row;
   const space: SpaceRow = { ...fields, workspace: { id: fields.workspaceId, slug: workspaceSlug, name: workspaceName } };
   let permissions = permissionsFor(space, standingFrom(role, listedViewer));
   if (!permissions.view && space.passwordHash !== null && caller.spaceToken && (await unlockTokenValid(space.id, caller.spaceToken))) {
     permissions = permissionsFor(space, standingFrom(role, listedViewer, true));
   }
   if (!permissions.view && space.visibility !== 'public') throw notFound(id);
-  return { space, permissions, dbHead: fresh ? dbHead : null };
+  return { space, permissions, dbHead: fresh ? dbHead : null, plan: fresh ? plan : null };
 }
 
 /** Loads the space and requires one permission of the caller (see access.ts for the statuses). */
