@@ -47,8 +47,10 @@ export type Endpoint<
    * The handler's first statement checks the caller's token itself (its row
    * exists and it has not expired; lib/auth/tokens.ts, LIVE_TOKEN), so the
    * wrapper may name the caller from the same token's lookup of the last
-   * minute instead of a statement of its own. For the hottest route only (a
-   * blob PUT, once per file of a push); a revoked token still fails at once.
+   * minute instead of a statement of its own. For the hottest routes only (a
+   * blob PUT, once per file of a push; a space database query, which checks
+   * it in the statement that loads the space: lib/spaces/spaces.ts); a
+   * revoked token still fails at once.
    */
   checksOwnToken?: true;
 };

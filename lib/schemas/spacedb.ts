@@ -61,6 +61,7 @@ export const spacedbApi = {
     tag,
     summary: "Run SQL on the space's database (write: true needs push; a guest runs a named guest write)",
     auth: 'optional',
+    checksOwnToken: true,
     params: idParams,
     body: z.object({
       sql: text({ multiline: true })

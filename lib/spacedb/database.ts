@@ -275,7 +275,8 @@ async function runWrite(
 }
 
 export async function runQuery(caller: Caller, spaceId: string, readBody: () => Promise<Query>): Promise<Omit<RunResult, 'delta'>> {
-  const loaded = await spaceWith(caller, spaceId, 'view');
+  // The route names the caller from a recent lookup (checksOwnToken): this statement checks the token.
+  const loaded = await spaceWith(caller, spaceId, 'view', { ownToken: true });
   return answerQuery(caller, loaded, await readBody());
 }
 

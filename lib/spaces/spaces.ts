@@ -6,6 +6,7 @@ import { notFound, permissionsFor, requirePermission, standingFrom, type SpacePe
 import { siteUrl } from './hosts.ts';
 import { db, Prisma, query } from '../db/client.ts';
 import type { Plan, WorkspaceRole } from '../db/generated/client.ts';
+import { forgetToken, LIVE_TOKEN, TOKEN_REFUSED } from '../auth/tokens.ts';
 import { ApiError } from '../core/errors.ts';
 import { newId } from '../ids.ts';
 import type { Space } from '../schemas/spaces.ts';
@@ -31,29 +32,48 @@ export type LoadedSpace = { space: SpaceRow; permissions: SpacePermissions; dbHe
  * head of its database's history in one plain statement: every request about a
  * space (each file of a published site among them) starts here, and a query of
  * the space's database needs no statement of its own for the head or the
- * plan's size cap.
+ * plan's size cap. It also says whether the caller's token is live ($3), so a
+ * route may name the caller from a recent lookup (Endpoint.checksOwnToken):
+ * one row whether or not the space exists.
  */
 const LOAD_SPACE = `
-  SELECT s."id", s."workspaceId", s."name", s."kind", s."visibility", s."guestComments", s."guestWrites",
-    s."passwordHash", s."latestVersion", s."createdById", s."createdAt", s."commentsUpdatedAt", s."uploadsUpdatedAt",
-    w."slug" AS "workspaceSlug", w."name" AS "workspaceName", w."plan" AS "plan",
-    (SELECT m."role" FROM "Membership" m WHERE m."workspaceId" = s."workspaceId" AND m."userId" = $2 AND m."status" = 'accepted') AS "role",
-    EXISTS (SELECT 1 FROM "SpaceViewer" v WHERE v."spaceId" = s."id" AND v."userId" = $2) AS "listedViewer",
-    COALESCE((SELECT d."headSeq" FROM "SpaceDatabase" d WHERE d."spaceId" = s."id"), 0) AS "dbHead"
-  FROM "Space" s JOIN "Workspace" w ON w."id" = s."workspaceId"
-  WHERE s."id" = $1`;
+  SELECT sp.*, EXISTS (SELECT 1 FROM "Token" t WHERE t."id" = $3 AND t."userId" = $2 AND ${LIVE_TOKEN}) AS "tokenLive"
+  FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+    SELECT s."id", s."workspaceId", s."name", s."kind", s."visibility", s."guestComments", s."guestWrites",
+      s."passwordHash", s."latestVersion", s."createdById", s."createdAt", s."commentsUpdatedAt", s."uploadsUpdatedAt",
+      w."slug" AS "workspaceSlug", w."name" AS "workspaceName", w."plan" AS "plan",
+      (SELECT m."role" FROM "Membership" m WHERE m."workspaceId" = s."workspaceId" AND m."userId" = $2 AND m."status" = 'accepted') AS "role",
+      EXISTS (SELECT 1 FROM "SpaceViewer" v WHERE v."spaceId" = s."id" AND v."userId" = $2) AS "listedViewer",
+      COALESCE((SELECT d."headSeq" FROM "SpaceDatabase" d WHERE d."spaceId" = s."id"), 0) AS "dbHead"
+    FROM "Space" s JOIN "Workspace" w ON w."id" = s."workspaceId"
+    WHERE s."id" = $1
+  ) AS sp ON true`;
 
 type LoadRow = Omit<SpaceRow, 'workspace'> & { workspaceSlug: string; workspaceName: string; plan: Plan; role: WorkspaceRole | null; listedViewer: boolean; dbHead: number };
+/** LOAD_SPACE's one row: the space's columns are null when there is no such space. */
+type LoadAnswer = Omit<LoadRow, 'id'> & { id: string | null; tokenLive: boolean };
 
-/** The space and the caller's permissions; not_found when it does not exist or is hidden from them. */
-export async function loadSpace(caller: Caller, id: string): Promise<LoadedSpace> {
+/**
+ * The space and the caller's permissions; not_found when it does not exist or
+ * is hidden from them. With `ownToken` (a route that names the caller from a
+ * recent lookup: Endpoint.checksOwnToken), unauthorized when the caller's
+ * token is no longer live.
+ */
+export async function loadSpace(caller: Caller, id: string, { ownToken = false } = {}): Promise<LoadedSpace> {
   let fresh = false;
-  const load = async () => {
+  let tokenLive = false;
+  const load = async (): Promise<LoadRow | undefined> => {
     fresh = true;
-    return (await query<LoadRow>(LOAD_SPACE, [id, caller.actor?.user.id ?? null]))[0];
+    const [{ tokenLive: live, id: found, ...fields }] = await query<LoadAnswer>(LOAD_SPACE, [id, caller.actor?.user.id ?? null, caller.actor?.token.id ?? null]);
+    tokenLive = live;
+    return found === null ? undefined : { ...fields, id: found };
   };
   // Someone who is nobody in particular stands the same towards a space as anyone else: their record is kept (space-cache.ts).
   const row = caller.actor || caller.spaceToken ? await load() : await anonymousRecord(id, load);
+  if (ownToken && caller.actor && !tokenLive) {
+    forgetToken(caller.actor.token.id);
+    throw new ApiError('unauthorized', TOKEN_REFUSED);
+  }
   if (!row) throw notFound(id);
   const { workspaceSlug, workspaceName, plan, role, listedViewer, dbHead, ...fields } = row;
   const space: SpaceRow = { ...fields, workspace: { id: fields.workspaceId, slug: workspaceSlug, name: workspaceName } };
@@ -65,9 +85,9 @@ export async function loadSpace(caller: Caller, id: string): Promise<LoadedSpace
   return { space, permissions, dbHead: fresh ? dbHead : null, plan: fresh ? plan : null };
 }
 
-/** Loads the space and requires one permission of the caller (see access.ts for the statuses). */
-export async function spaceWith(caller: Caller, id: string, need: keyof SpacePermissions): Promise<LoadedSpace> {
-  const loaded = await loadSpace(caller, id);
+/** Loads the space and requires one permission of the caller (see access.ts for the statuses); `ownToken` as for loadSpace. */
+export async function spaceWith(caller: Caller, id: string, need: keyof SpacePermissions, options: { ownToken?: boolean } = {}): Promise<LoadedSpace> {
+  const loaded = await loadSpace(caller, id, options);
   requirePermission(loaded.space, loaded.permissions, need);
   return loaded;
 }

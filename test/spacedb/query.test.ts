@@ -4,9 +4,12 @@ import { enforcePlanLimits } from '../plan-limits.ts';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { PATCH as patchSpaceRoute } from '@/app/v1/spaces/[id]/route.ts';
 import { config } from '@/lib/config.ts';
+import { db as prisma } from '@/lib/db/client.ts';
+import { hashSecret } from '@/lib/secrets.ts';
 import { closePool } from '@/lib/spacedb/database.ts';
 import { splitStatements } from '@/lib/spacedb/sql.ts';
 import { call, signIn } from '../helpers.ts';
+import { countQueries } from '../query-count.ts';
 import { makeSpace } from '../spaces/fixtures.ts';
 import { dbClient, sql } from './fixtures.ts';
 
@@ -29,6 +32,27 @@ describe('statements', () => {
 });
 
 describe('queries', () => {
+  it('reads by key in one PostgreSQL statement, which also checks the token: one revoked or expired a moment ago is refused at once', async () => {
+    const { token, db } = await setup('dbq-token');
+    await sql(db, token, 'CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    await sql(db, token, "INSERT INTO t (v) VALUES ('a')");
+    // The token, the space, the caller's role and the database's head: one statement.
+    expect(await countQueries(() => sql(db, token, 'SELECT v FROM t WHERE id = ?', [1], false))).toBe(1);
+
+    const hash = hashSecret(token);
+    await prisma.token.update({ where: { hash }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const expired = await db.query({ token }, { sql: 'SELECT v FROM t WHERE id = ?', params: [1] });
+    expect(expired.status).toBe(401);
+    expect(expired.json.error.message).toMatch(/revoked/);
+
+    const other = await setup('dbq-token2');
+    await prisma.token.delete({ where: { hash: hashSecret(other.token) } });
+    for (const write of [false, true]) {
+      const revoked = await other.db.query({ token: other.token }, { sql: 'CREATE TABLE x (a)', write });
+      expect(revoked.status, revoked.text).toBe(401);
+    }
+  });
+
   it('answers many reads of one space at once, on a database never written and on one with tables', async () => {
     // Enough query processes for many connections to open the file at the same moment.
     await closePool();
