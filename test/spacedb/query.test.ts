@@ -38,6 +38,16 @@ describe('queries', () => {
     await sql(db, token, "INSERT INTO t (v) VALUES ('a')");
     // The token, the space, the caller's role and the database's head: one statement.
     expect(await countQueries(() => sql(db, token, 'SELECT v FROM t WHERE id = ?', [1], false))).toBe(1);
+    // And no query process: with none to be had, a read by key is still answered (lib/spacedb/bounded.ts).
+    await closePool();
+    const workers = config.spacedbWorkers;
+    config.spacedbWorkers = 0;
+    try {
+      expect((await sql(db, token, 'SELECT v FROM t WHERE id = ?', [1], false)).rows).toEqual([['a']]);
+    } finally {
+      await closePool();
+      config.spacedbWorkers = workers;
+    }
 
     const hash = hashSecret(token);
     await prisma.token.update({ where: { hash }, data: { expiresAt: new Date(Date.now() - 1000) } });
