@@ -3,11 +3,12 @@
 // most of what apps ask, and the hop to a query process and back costs more
 // than the read. A statement qualifies when its bytecode (EXPLAIN) is straight
 // line: no loop, no sort, no subroutine, no function or operator that builds
-// values, each column read at most twice. Such a statement does a fixed
-// number of steps over at most one row, and a row is at most D1's 2 MB, so it
-// ends within milliseconds whatever the data: it needs no deadline, which
-// node:sqlite could not enforce here. Everything else goes to the query
-// processes, whose deadline kills runaways.
+// values, each column and each parameter read at most twice. Such a statement
+// does a fixed number of steps over at most one row, and a row is at most
+// D1's 2 MB (its parameters, here, at most 1 MB together), so it ends within
+// milliseconds and its answer stays small whatever the data: it needs no
+// deadline, which node:sqlite could not enforce here. Everything else goes to
+// the query processes, whose deadline kills runaways.
 //
 // It runs in the same sandbox (sandbox.ts) on a kept read connection of the
 // same file, under the same per-space read lock (history.ts), so it sees what
@@ -23,7 +24,7 @@ import type { RunJob } from './worker.ts';
 /** Opcodes of a straight-line read: open, seek one key, read columns, compare, answer, halt. */
 const STRAIGHT = new Set([
   'Init', 'Transaction', 'TableLock', 'Goto', 'OpenRead', 'ColumnsUsed',
-  'Variable', 'Integer', 'Int64', 'Real', 'String8', 'Null', 'Copy', 'SCopy', 'MustBeInt', 'Affinity', 'RealAffinity',
+  'Variable', 'Integer', 'Int64', 'Real', 'String8', 'Null', 'MustBeInt', 'Affinity', 'RealAffinity',
   'SeekRowid', 'NotExists', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'IdxGE', 'IdxGT', 'IdxLE', 'IdxLT', 'DeferredSeek', 'IdxRowid',
   'Rowid', 'Column', 'IsNull', 'NotNull', 'Eq', 'Ne', 'Lt', 'Le', 'Gt', 'Ge', 'ResultRow', 'Halt', 'Noop',
 ]);
@@ -40,8 +41,9 @@ export function straightLine(ops: Op[]): boolean {
     if (!STRAIGHT.has(op.opcode)) return false;
     // The one jump back: from the end of the start-up block (after Transaction) to the body.
     if (JUMPS.has(op.opcode) && op.p2 <= op.addr && !(op.opcode === 'Goto' && op.addr === last && op.p2 === 1)) return false;
-    if (op.opcode === 'Column') {
-      const key = `${op.p1}:${op.p2}`;
+    // A value copied into the answer many times would make a small row a large answer.
+    if (op.opcode === 'Column' || op.opcode === 'Variable') {
+      const key = `${op.opcode} ${op.p1}:${op.opcode === 'Column' ? op.p2 : ''}`;
       const times = (reads.get(key) ?? 0) + 1;
       if (times > 2) return false;
       reads.set(key, times);
@@ -92,8 +94,12 @@ function judge(db: DatabaseSync, sql: string): StatementSync | null {
  * null when a query process must run it. SQLite's errors are thrown as the
  * query processes' refusals are (a damaged file as a cache fault).
  */
+/** The most a read's parameters may hold together (characters of text, bytes of JSON) to run here. */
+const MAX_PARAMS_SIZE = 1024 * 1024;
+
 export function runBounded(job: RunJob): Answer | null {
   if (job.write) return null;
+  if (job.params.reduce((size: number, p) => size + (typeof p === 'string' ? p.length : 8), 0) > MAX_PARAMS_SIZE) return null;
   try {
     return withReader(job.file, (db) => {
       const entry = knownOf(db);

@@ -47,6 +47,7 @@ describe('straight-line bytecode', () => {
     ['a concatenation', 'SELECT body || body FROM items WHERE id = ?'],
     ['arithmetic', 'SELECT n * 2 FROM items WHERE id = ?'],
     ['a column read three times', 'SELECT body, body, body FROM items WHERE id = ?'],
+    ['a parameter read three times', 'SELECT ?1, ?1, ?1 FROM items WHERE id = 1'],
     ['a subquery', 'SELECT * FROM items WHERE id = (SELECT max(id) FROM items)'],
     ['a join that loops', 'SELECT * FROM items JOIN grid ON grid.c = items.n WHERE items.id = ?'],
     ['an aggregate', 'SELECT count(*) FROM items WHERE id = ?'],
@@ -88,6 +89,9 @@ describe('runBounded', () => {
     expect(runBounded({ ...job("INSERT INTO items (body) VALUES ('x')"), write: true })).toBeNull();
     // A statement SQLite or the sandbox refuses is answered by the query process, with its message.
     expect(runBounded(job('SELECT * FROM nowhere WHERE id = ?', [1]))).toBeNull();
+    // Large parameters could make a large answer of a one-row read.
+    expect(runBounded(job('SELECT ?, ? FROM items WHERE id = 1', ['x'.repeat(600_000), 'y'.repeat(600_000)]))).toBeNull();
+    expect(runBounded(job('SELECT ?, ? FROM items WHERE id = 1', ['x', 'y']))?.rows).toEqual([['x', 'y']]);
   });
 
   it('refuses a bad binding as the query process does', () => {
