@@ -89,14 +89,14 @@ function judge(db: DatabaseSync, sql: string): StatementSync | null {
   return straightLine(ops) ? prepared : null;
 }
 
+/** The most a read's parameters may hold together (characters of text, bytes of JSON) to run here. */
+const MAX_PARAMS_SIZE = 1024 * 1024;
+
 /**
  * The answer to a read job when its statement is straight line, run here;
  * null when a query process must run it. SQLite's errors are thrown as the
  * query processes' refusals are (a damaged file as a cache fault).
  */
-/** The most a read's parameters may hold together (characters of text, bytes of JSON) to run here. */
-const MAX_PARAMS_SIZE = 1024 * 1024;
-
 export function runBounded(job: RunJob): Answer | null {
   if (job.write) return null;
   if (job.params.reduce((size: number, p) => size + (typeof p === 'string' ? p.length : 8), 0) > MAX_PARAMS_SIZE) return null;
@@ -105,12 +105,11 @@ export function runBounded(job: RunJob): Answer | null {
       const entry = knownOf(db);
       const schema = Number((own(() => entry.schema.get()) as { schema_version: number }).schema_version);
       let verdict = entry.verdicts.get(job.sql);
-      if (!verdict || verdict.schema !== schema) {
-        verdict = { schema, statement: judge(db, job.sql) };
-        entry.verdicts.delete(job.sql);
-        entry.verdicts.set(job.sql, verdict);
-        if (entry.verdicts.size > MAX_VERDICTS) entry.verdicts.delete(entry.verdicts.keys().next().value!);
-      }
+      if (!verdict || verdict.schema !== schema) verdict = { schema, statement: judge(db, job.sql) };
+      // Least recently asked first out.
+      entry.verdicts.delete(job.sql);
+      entry.verdicts.set(job.sql, verdict);
+      if (entry.verdicts.size > MAX_VERDICTS) entry.verdicts.delete(entry.verdicts.keys().next().value!);
       if (!verdict.statement) return null;
       const columns = verdict.statement.columns().map((c) => c.name);
       return { columns, ...rowsOf(verdict.statement, job), rowsWritten: 0 };
